@@ -1,0 +1,35 @@
+#include "harness/capturing_reporter.hpp"
+
+namespace h2d {
+
+CapturingReporter::CapturingReporter(bool color)
+    : console_(color ? benchmark::ConsoleReporter::OO_ColorTabular
+                     : benchmark::ConsoleReporter::OO_Tabular) {
+  json_.SetOutputStream(&json_text_);
+  json_.SetErrorStream(&json_text_);
+}
+
+bool CapturingReporter::ReportContext(const Context& context) {
+  json_.ReportContext(context);
+  return console_.ReportContext(context);
+}
+
+void CapturingReporter::ReportRuns(const std::vector<Run>& runs) {
+  json_.ReportRuns(runs);
+  // With repetitions, the table shows their aggregates (mean, median, stddev, cv); the report
+  // keeps every repetition for compare's statistics.
+  std::vector<Run> aggregates;
+  for (const Run& run : runs) {
+    if (run.run_type == Run::RT_Aggregate) {
+      aggregates.push_back(run);
+    }
+  }
+  console_.ReportRuns(aggregates.empty() ? runs : aggregates);
+}
+
+void CapturingReporter::Finalize() {
+  json_.Finalize();
+  console_.Finalize();
+}
+
+}  // namespace h2d
