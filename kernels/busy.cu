@@ -14,7 +14,8 @@ __global__ void busy_kernel(std::uint64_t duration_ns) {
 }  // namespace
 
 cudaError_t launch_busy(std::uint64_t duration_ns, unsigned blocks, cudaStream_t stream) {
-  busy_kernel < < <blocks> 0 ? blocks : 1, 32, 0, stream >>> (duration_ns);
+  const unsigned grid = blocks > 0 ? blocks : 1;
+  busy_kernel<<<grid, 32, 0, stream>>>(duration_ns);
   return launch_status();
 }
 
