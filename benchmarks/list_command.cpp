@@ -8,7 +8,9 @@
 
 namespace h2d {
 
-int list_command(const std::vector<std::string>& args) {
+namespace {
+
+int list_command(const std::vector<std::string>& args, const std::string& /*program*/) {
   const RunOptions options = parse_run_options(args, /*listing=*/true);
   const DeviceDiscovery& discovery = discover_devices();
   const RunPlan plan = make_plan(options, discovery);
@@ -23,4 +25,12 @@ int list_command(const std::vector<std::string>& args) {
   return 0;
 }
 
+[[maybe_unused]] const bool registered = register_command({
+    "list",
+    "list [--preset quick|default|full] [--filter REGEX] [--devices all|0,1]",
+    "print the cases a run would execute",
+    list_command,
+});
+
+}  // namespace
 }  // namespace h2d

@@ -1,4 +1,5 @@
 // h2dbench: measures how to move data from host memory onto GPUs. See README.md.
+// Subcommands live in benchmarks/*_command.cpp and register themselves (benchmarks/commands.hpp).
 
 #include <fmt/format.h>
 
@@ -12,52 +13,66 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: h2dbench [COMMAND] [OPTIONS]
+void print_usage() {
+  fmt::print("usage: h2dbench [COMMAND] [OPTIONS]\n\ncommands:\n");
+  for (const h2d::Command& command : h2d::registered_commands()) {
+    fmt::print("  {:<10} {}\n", command.name, command.summary);
+  }
+  fmt::print("  {:<10} {}\n  {:<10} {}\n", "help", "this text", "version",
+             "the version and git commit");
+  fmt::print("\nusage of each command:\n");
+  for (const h2d::Command& command : h2d::registered_commands()) {
+    fmt::print("  h2dbench {}\n", command.usage);
+  }
+  fmt::print(
+      "\nrun options:\n"
+      "  --preset quick|default|full   how much to sweep (default: default)\n"
+      "  --out PATH                    report file (default: "
+      "results/<host>_<gpu>_<UTC time>.json)\n"
+      "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n"
+      "  --filter REGEX                only cases whose name matches\n"
+      "  --pinned-limit SIZE           cap on pinned host memory (default: half of available)\n"
+      "  --benchmark_*                 passed to Google Benchmark, e.g. "
+      "--benchmark_repetitions=5\n"
+      "\nexit codes: 0 done, 1 a case failed (wrong data or a CUDA error), 2 bad input\n");
+}
 
-commands:
-  run        run the benchmark suite and write a report (the default when no command is given)
-  list       print the cases a run would execute
-  help       this text
-  version    the version and git commit
-
-run options:
-  --preset quick|default|full   how much to sweep (default: default)
-  --out PATH                    report file (default: results/<host>_<gpu>_<UTC time>.json)
-  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)
-  --filter REGEX                only cases whose name matches
-  --pinned-limit SIZE           cap on pinned host memory (default: half of available memory)
-  --benchmark_*                 passed to Google Benchmark (e.g. --benchmark_repetitions=5)
-
-list options: --preset, --filter, --devices
-
-exit codes: 0 done, 1 a case failed (wrong data or a CUDA error), 2 bad input
-)";
+const h2d::Command* find_command(const std::string& name) {
+  static const std::vector<h2d::Command> commands = h2d::registered_commands();
+  for (const h2d::Command& command : commands) {
+    if (command.name == name) {
+      return &command;
+    }
+  }
+  return nullptr;
+}
 
 int dispatch(const std::vector<std::string>& words, const std::string& program) {
+  const h2d::Command* run = find_command("run");
   if (words.empty()) {
-    return h2d::run_command({}, program);
+    return run->handler({}, program);
   }
-  const std::string& command = words.front();
-  const std::vector<std::string> rest(words.begin() + 1, words.end());
-  if (command == "help" || command == "--help" || command == "-h") {
-    fmt::print("{}", kUsage);
+  const std::string& first = words.front();
+  if (first == "help" || first == "--help" || first == "-h") {
+    print_usage();
     return 0;
   }
-  if (command == "version" || command == "--version") {
+  if (first == "version" || first == "--version") {
     fmt::print("h2dbench {} ({})\n", h2d::kVersion, h2d::kGitSha);
     return 0;
   }
-  if (command == "run") {
-    return h2d::run_command(rest, program);
+  if (const h2d::Command* command = find_command(first)) {
+    return command->handler(std::vector<std::string>(words.begin() + 1, words.end()), program);
   }
-  if (command == "list") {
-    return h2d::list_command(rest);
+  if (first.rfind("--", 0) == 0) {
+    return run->handler(words, program);  // `h2dbench --preset quick` means run
   }
-  if (command.rfind("--", 0) == 0) {
-    return h2d::run_command(words, program);  // `h2dbench --preset quick` means run
+  std::string valid;
+  for (const h2d::Command& command : h2d::registered_commands()) {
+    valid += command.name + ", ";
   }
   throw h2d::UsageError(fmt::format(
-      "unknown command '{}' (valid: run, list, help, version; see h2dbench --help)", command));
+      "unknown command '{}' (valid: {}help, version; see h2dbench --help)", first, valid));
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 
 namespace h2d {
 
+namespace {
+
 void announce_devices(const RunPlan& plan) {
   if (plan.devices.empty()) {
     fmt::print("h2dbench: no usable GPU: {}. Running the host-side families only.\n",
@@ -72,4 +74,16 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   return context.outcomes.failed.empty() ? 0 : 1;
 }
 
+constexpr const char* kRunUsage =
+    "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
+    "[--pinned-limit SIZE] [--benchmark_*...]";
+
+[[maybe_unused]] const bool registered = register_command({
+    "run",
+    kRunUsage,
+    "run the benchmark suite and write a report (the default command)",
+    run_command,
+});
+
+}  // namespace
 }  // namespace h2d
