@@ -10,8 +10,8 @@ ThreadTeam::ThreadTeam(std::size_t threads, std::string name) {
   if (threads == 0) {
     throw std::invalid_argument("a thread team needs at least one thread");
   }
-  workers_.reserve(threads);
-  for (std::size_t i = 0; i < threads; ++i) {
+  workers_.reserve(threads - 1);
+  for (std::size_t i = 1; i < threads; ++i) {
     workers_.emplace_back([this, i, name] { work(i, name); });
   }
 }
@@ -28,14 +28,26 @@ ThreadTeam::~ThreadTeam() {
 }
 
 void ThreadTeam::run(const std::function<void(std::size_t)>& task) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  task_ = &task;
-  error_ = nullptr;
-  pending_ = workers_.size();
-  ++generation_;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    task_ = &task;
+    error_ = nullptr;
+    pending_ = workers_.size();
+    ++generation_;
+  }
   start_.notify_all();
+  std::exception_ptr own_error;
+  try {
+    task(0);
+  } catch (...) {
+    own_error = std::current_exception();
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [this] { return pending_ == 0; });
   task_ = nullptr;
+  if (own_error) {
+    std::rethrow_exception(own_error);
+  }
   if (error_) {
     std::rethrow_exception(error_);
   }

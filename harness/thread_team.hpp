@@ -13,7 +13,8 @@ namespace h2d {
 
 // A fixed set of host threads that run one task together and wait for each other: the host
 // threads of multithreaded memcpy and staging. Started once, so timing does not include thread
-// creation. The threads are named for NVTX timelines ("<name> <index>").
+// creation. The caller is member 0 (a team of one runs inline, with no hand-off cost); the
+// others are named for NVTX timelines ("<name> <index>").
 class ThreadTeam {
  public:
   ThreadTeam(std::size_t threads, std::string name);
@@ -21,7 +22,7 @@ class ThreadTeam {
   ThreadTeam& operator=(const ThreadTeam&) = delete;
   ~ThreadTeam();
 
-  std::size_t size() const { return workers_.size(); }
+  std::size_t size() const { return workers_.size() + 1; }
   // Runs task(index) on every thread, index 0..size()-1, and returns when all have finished.
   // The first exception a task throws is rethrown here.
   void run(const std::function<void(std::size_t)>& task);

@@ -1,0 +1,127 @@
+// End to end: the h2dbench executable as a user runs it.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "harness/case_name.hpp"
+#include "harness/device.hpp"
+#include "harness/report_file.hpp"
+#include "tests/process_runner.hpp"
+
+namespace h2d {
+namespace {
+
+using testing::h2dbench;
+using testing::run_process;
+using testing::TempDir;
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void expect_usage_error(const std::string& args, const std::string& fragment) {
+  const auto result = run_process(h2dbench() + " " + args);
+  EXPECT_EQ(result.exit_code, 2) << args << "\n" << result.output;
+  EXPECT_NE(result.output.find("h2dbench: error: "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(fragment), std::string::npos) << args << "\n" << result.output;
+  EXPECT_EQ(count_lines(result.output), 1u) << "one line, no stack: " << result.output;
+}
+
+TEST(Cli, BadInputGetsOneClearLineAndExitCode2) {
+  TempDir dir;
+  expect_usage_error("frobnicate", "unknown command 'frobnicate'");
+  expect_usage_error("run --bogus", "unknown option '--bogus'");
+  expect_usage_error("run --preset fast", "quick, default, full");
+  expect_usage_error("run --out", "--out needs a value");
+  expect_usage_error("run --out /proc/nope/r.json --filter host/", "cannot");
+  expect_usage_error("run --out " + dir.path() + " --filter host/", "folder");
+  expect_usage_error("run --filter '(' ", "not a valid regular expression");
+  expect_usage_error("run --filter no-such-case --out " + dir.file("r.json"), "no case matches");
+  expect_usage_error("run --devices 99 --out " + dir.file("r.json"), "99");
+  expect_usage_error("list --out x", "for list");
+  expect_usage_error("run --pinned-limit lots", "--pinned-limit");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.json")));
+}
+
+TEST(Cli, HelpAndVersion) {
+  const auto help = run_process(h2dbench() + " --help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* word : {"run", "list", "--preset", "--out", "--devices", "exit codes"}) {
+    EXPECT_NE(help.output.find(word), std::string::npos) << word;
+  }
+  const auto version = run_process(h2dbench() + " version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.output.rfind("h2dbench ", 0), 0u) << version.output;
+}
+
+TEST(Cli, ListShowsHostCasesAndSaysWhyGpuFamiliesAreMissing) {
+  const auto result = run_process(h2dbench() + " list --preset quick");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("host/memcpy/threads=1/bytes=1MiB"), std::string::npos);
+  if (!discover_devices().usable()) {
+    EXPECT_NE(result.output.find("# h2d/memory not listed: no usable GPU: "), std::string::npos)
+        << result.output;
+  } else {
+    EXPECT_NE(result.output.find("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB"),
+              std::string::npos);
+  }
+}
+
+// The quick host run writes a complete report with context, names, counters and verified data.
+TEST(Cli, QuickHostRunWritesACompleteReport) {
+  TempDir dir;
+  const std::string out = dir.file("sub/report.json");
+  const auto result =
+      run_process(h2dbench() + " run --preset quick --filter '^host/' --out " + out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  if (!discover_devices().usable()) {
+    EXPECT_NE(result.output.find("h2dbench: no usable GPU: "), std::string::npos);
+  }
+  EXPECT_NE(result.output.find("report: " + out), std::string::npos);
+
+  const Report report = read_report(out);
+  const auto& doc = report.document;
+  EXPECT_EQ(doc["h2dbench"]["run"]["preset"], "quick");
+  EXPECT_EQ(doc["h2dbench"]["run"]["filter"], "^host/");
+  EXPECT_TRUE(doc["h2dbench"]["failed_cases"].empty());
+  EXPECT_FALSE(doc["h2dbench"]["host"]["hostname"].get<std::string>().empty());
+
+  std::set<std::string> families;
+  for (const auto& run : doc["benchmarks"]) {
+    const std::string name = run["name"];
+    EXPECT_EQ(name.find("manual_time"), std::string::npos) << name;
+    EXPECT_FALSE(run.value("error_occurred", false))
+        << name << ": " << run.value("error_message", "");
+    families.insert(parse_case_name(name).family);
+    ASSERT_TRUE(run.contains("GB_per_s")) << name;
+    EXPECT_GT(run["GB_per_s"].get<double>(), 0) << name;
+    EXPECT_GT(run["bytes"].get<double>(), 0) << name;
+  }
+  EXPECT_TRUE(families.count("host/memcpy"));
+  EXPECT_TRUE(families.count("host/first_touch"));
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file("sub"))) {
+    EXPECT_EQ(entry.path().filename(), "report.json") << "left behind: " << entry.path();
+  }
+}
+
+TEST(Cli, DefaultPresetKeepsEveryRepetitionInTheReport) {
+  TempDir dir;
+  const std::string out = dir.file("r.json");
+  const auto result =
+      run_process(h2dbench() + " run --filter '^host/memcpy/threads=1/bytes=64KiB$' --out " + out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  int iterations = 0;
+  int aggregates = 0;
+  const Report report = read_report(out);
+  for (const auto& run : report.document["benchmarks"]) {
+    (run["run_type"] == "aggregate" ? aggregates : iterations) += 1;
+  }
+  EXPECT_EQ(iterations, 3);
+  EXPECT_GE(aggregates, 3);  // mean, median, stddev (and cv)
+}
+
+}  // namespace
+}  // namespace h2d
