@@ -1,6 +1,15 @@
 #include "harness/capturing_reporter.hpp"
 
+#include <regex>
+
 namespace h2d {
+
+std::string CapturingReporter::json() const {
+  // Google Benchmark writes non-finite counters (the cv of an all-zero counter) as bare NaN or
+  // inf, which is not JSON; they carry no information, so they become null.
+  static const std::regex non_finite(R"((:\s*)-?(nan|NaN|inf|Inf|infinity|Infinity)\b)");
+  return std::regex_replace(json_text_.str(), non_finite, "$1null");
+}
 
 CapturingReporter::CapturingReporter(bool color)
     : console_(color ? benchmark::ConsoleReporter::OO_ColorTabular
@@ -18,13 +27,15 @@ void CapturingReporter::ReportRuns(const std::vector<Run>& runs) {
   json_.ReportRuns(runs);
   // With repetitions, the table shows their aggregates (mean, median, stddev, cv); the report
   // keeps every repetition for compare's statistics.
-  std::vector<Run> aggregates;
+  std::vector<Run> shown;
   for (const Run& run : runs) {
-    if (run.run_type == Run::RT_Aggregate) {
-      aggregates.push_back(run);
+    if (run.repetitions <= 1 || run.run_type == Run::RT_Aggregate) {
+      shown.push_back(run);
     }
   }
-  console_.ReportRuns(aggregates.empty() ? runs : aggregates);
+  if (!shown.empty()) {
+    console_.ReportRuns(shown);
+  }
 }
 
 void CapturingReporter::Finalize() {

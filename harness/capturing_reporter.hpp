@@ -18,8 +18,9 @@ class CapturingReporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
-  // Google Benchmark's JSON document for everything reported so far.
-  std::string json() const { return json_text_.str(); }
+  // Google Benchmark's JSON document for everything reported so far, with non-finite numbers
+  // written as null so any JSON reader accepts it.
+  std::string json() const;
 
  private:
   benchmark::ConsoleReporter console_;
