@@ -52,7 +52,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   // moved zeros) fails verification. Pageable pages are touched here, outside timing.
   if (c.direction == Direction::h2d) {
     fill_pattern(host.data(), c.bytes, kSeed);
-    H2D_CUDA_CHECK(cudaMemset(device.data(), 0, c.bytes));
+    device_zero(device.data(), c.bytes, stream);
   } else {
     device_fill_pattern(device.data(), c.bytes, kSeed, stream);
     std::memset(host.data(), 0, c.bytes);
@@ -66,7 +66,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
       c.direction == Direction::h2d ? static_cast<const void*>(host.data()) : device.data();
   H2D_CUDA_CHECK(cudaMemcpy(job.destination, job.source, c.bytes, memcpy_kind(c.direction)));
   if (c.direction == Direction::h2d) {
-    H2D_CUDA_CHECK(cudaMemset(device.data(), 0, c.bytes));  // the warm-up must not mask a miss
+    device_zero(device.data(), c.bytes, stream);  // the warm-up must not mask a miss
   } else {
     std::memset(host.data(), 0, c.bytes);
   }

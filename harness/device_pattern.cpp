@@ -8,6 +8,12 @@
 
 namespace h2d {
 
+void device_zero(void* data, std::size_t bytes, const Stream& stream) {
+  ScopedDevice on(stream.device());
+  H2D_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, stream.get()));
+  stream.synchronize();
+}
+
 void device_fill_pattern(void* data, std::size_t bytes, std::uint64_t seed, const Stream& stream) {
   ScopedDevice on(stream.device());
   H2D_CUDA_CHECK(kernels::launch_fill_pattern(data, bytes, seed, stream.get()));

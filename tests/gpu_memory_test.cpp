@@ -77,7 +77,7 @@ TEST(GpuCopies, EveryKindDirectionAndModeDeliversTheData) {
         CopyJob job{nullptr, nullptr, bytes, direction, 3};
         if (direction == Direction::h2d) {
           fill_pattern(host.data(), bytes, 5);
-          H2D_CUDA_CHECK(cudaMemset(device.data(), 0, bytes));
+          device_zero(device.data(), bytes, stream);
           job.destination = device.data();
           job.source = host.data();
         } else {
