@@ -44,6 +44,8 @@ class BatchDevice {
   void verify_output(const SampleSet& samples) const;
 
   const std::byte* view(Member member, std::size_t sample) const;
+  // The whole device block (packed layout, padding included).
+  const DeviceBuffer& block() const { return block_; }
   const HostBuffer& output() const { return host_output_; }
 
  private:
