@@ -40,6 +40,8 @@ const std::byte* BatchDevice::view(Member member, std::size_t sample) const {
 
 void BatchDevice::enqueue(const std::vector<HostCopy>& copies, const Stream& stream,
                           const Event& h2d_done, const Event& model_done) const {
+  NvtxRange range(NvtxCategory::copy,
+                  task_ == BatchTask::predict ? "enqueue predict batch" : "enqueue train batch");
   for (const HostCopy& copy : copies) {
     H2D_CUDA_CHECK(cudaMemcpyAsync(block_.data() + copy.device_offset, copy.source, copy.bytes,
                                    cudaMemcpyHostToDevice, stream.get()));

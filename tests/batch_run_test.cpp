@@ -17,13 +17,18 @@ namespace {
 
 using Runs = std::map<std::string, nlohmann::json>;
 
-// Runs `h2dbench run --preset quick --filter FILTER` and returns its measurements by case name.
-Runs run_quick(const std::string& filter, const std::string& tag) {
+// Runs `h2dbench run --preset quick --filter FILTER EXTRA` and returns the report.
+Report run_report(const std::string& filter, const std::string& tag, const std::string& extra) {
   const std::string out = ::testing::TempDir() + "h2d_batch_" + tag + ".json";
   const std::string command = std::string(H2D_BINARY_PATH) + " run --preset quick --filter '" +
-                              filter + "' --out " + out + " > " + out + ".log 2>&1";
+                              filter + "' --out " + out + " " + extra + " > " + out + ".log 2>&1";
   EXPECT_EQ(std::system(command.c_str()), 0) << command << " (output in " << out << ".log)";
-  const Report report = read_report(out);
+  return read_report(out);
+}
+
+// The measurements of a quick run by case name; none may have failed.
+Runs run_quick(const std::string& filter, const std::string& tag) {
+  const Report report = run_report(filter, tag, "");
   EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty())
       << report.document["h2dbench"]["failed_cases"].dump();
   Runs runs;
@@ -83,6 +88,19 @@ TEST(BatchRun, GpuFamiliesShowTheSilentNoPinAndVerify) {
   }
   EXPECT_EQ(counter(runs, "h2d/preprocess/where=gpu/mem=pinned/batch=16", "bus_bytes") * 4,
             counter(runs, "h2d/preprocess/where=cpu/mem=pinned/batch=16", "bus_bytes"));
+}
+
+TEST(BatchRun, CasesOverThePinnedCapAreSkippedWithTheReason) {
+  if (!discover_devices().usable()) {
+    GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason;
+  }
+  const std::string name = "h2d/batch/task=train/layout=tuple/pin=packed/batch=16";
+  const Report report = run_report("^" + name + "$", "cap", "--pinned-limit 8MiB");
+  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
+  ASSERT_EQ(skipped.size(), 1u) << skipped.dump();
+  EXPECT_EQ(skipped[0]["name"], name);
+  EXPECT_NE(skipped[0]["reason"].get<std::string>().find("pinned-memory cap"), std::string::npos);
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
 }
 
 }  // namespace

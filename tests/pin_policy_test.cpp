@@ -6,6 +6,8 @@
 
 #include "harness/host_copy.hpp"
 #include "harness/pin_policy.hpp"
+#include "harness/pinned_budget.hpp"
+#include "harness/pinned_fit.hpp"
 
 namespace h2d {
 namespace {
@@ -129,6 +131,22 @@ TEST(HostCopy, OnlyFewPinnedCopiesMayWaitBehindALatch) {
   EXPECT_FALSE(latchable(copies, [&](const void* p) { return p == &memory[1]; }));
   EXPECT_TRUE(latchable(std::vector<HostCopy>(kMaxLatchedCopies, copies[0]), all));
   EXPECT_FALSE(latchable(std::vector<HostCopy>(kMaxLatchedCopies + 1, copies[0]), all));
+}
+
+}  // namespace
+}  // namespace h2d
+
+namespace h2d {
+namespace {
+
+TEST(PinnedFit, RefusesWhatThePinnedCapCannotHoldAndKeepsNothing) {
+  const std::size_t before = pinned_budget().limit();
+  set_pinned_limit(1024);
+  EXPECT_THROW(require_pinned_fits(2048, "a test batch"), PinnedBudgetExceeded);
+  EXPECT_NO_THROW(require_pinned_fits(1024, "a test batch"));
+  EXPECT_NO_THROW(require_pinned_fits(0, "nothing"));
+  EXPECT_EQ(pinned_budget().in_use(), 0u);
+  set_pinned_limit(before);
 }
 
 }  // namespace
