@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/batch.hpp"
+#include "harness/batch_counters.hpp"
 #include "harness/batch_device.hpp"
 #include "harness/batch_staging.hpp"
 #include "harness/byte_size.hpp"
@@ -114,13 +115,10 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
     device.verify_output(samples);
   }
 
-  const SampleStats batch = series.stats("batch");
-  state.counters["batch_ms"] = batch.median * 1e3;
-  state.counters["cv_pct"] = batch.cv * 100;
+  write_batch_counters(state, series, c.batch);
   state.counters["host_prep_ms"] = series.median("host_prep") * 1e3;
   state.counters["copy_ms"] = series.median("copy") * 1e3;
   state.counters["GB_per_s"] = series.median("GB_per_s");
-  state.counters["samples_per_s"] = static_cast<double>(c.batch) / batch.median;
   if (output_bytes > 0) {
     state.counters["d2h_GB_per_s"] = series.median("d2h_GB_per_s");
     state.counters["d2h_bytes"] = static_cast<double>(output_bytes);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/batch.hpp"
+#include "harness/batch_counters.hpp"
 #include "harness/batch_staging.hpp"
 #include "harness/byte_size.hpp"
 #include "harness/case_name.hpp"
@@ -71,11 +72,9 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
       }
     }
   }
-  const SampleStats stats = series.stats("batch");
-  state.counters["batch_ms"] = stats.median * 1e3;
-  state.counters["cv_pct"] = stats.cv * 100;
-  state.counters["GB_per_s"] = gb_per_s(static_cast<double>(layout.payload_bytes), stats.median);
-  state.counters["samples_per_s"] = static_cast<double>(batch) / stats.median;
+  write_batch_counters(state, series, batch);
+  state.counters["GB_per_s"] =
+      gb_per_s(static_cast<double>(layout.payload_bytes), series.median("batch"));
   state.counters["payload_bytes"] = static_cast<double>(layout.payload_bytes);
   state.counters["host_copy_bytes"] = static_cast<double>(transfer.host_copy_bytes);
   state.counters["copies_per_batch"] = static_cast<double>(transfer.copies_per_batch);

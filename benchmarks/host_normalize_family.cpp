@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/batch.hpp"
+#include "harness/batch_counters.hpp"
 #include "harness/case_name.hpp"
 #include "harness/checksum.hpp"
 #include "harness/family.hpp"
@@ -57,10 +58,7 @@ void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State
     throw VerificationError(fmt::format(
         "normalized batch is off by {:.3g}, more than float32 rounding ({:.3g})", error, bound));
   }
-  const SampleStats batch_time = series.stats("batch");
-  state.counters["batch_ms"] = batch_time.median * 1e3;
-  state.counters["cv_pct"] = batch_time.cv * 100;
-  state.counters["samples_per_s"] = static_cast<double>(batch) / batch_time.median;
+  write_batch_counters(state, series, batch);
   state.counters["max_abs_error"] = error;
 }
 

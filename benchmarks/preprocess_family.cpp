@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/batch.hpp"
+#include "harness/batch_counters.hpp"
 #include "harness/byte_size.hpp"
 #include "harness/case_name.hpp"
 #include "harness/checksum.hpp"
@@ -144,16 +145,13 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
     }
   }
 
-  const SampleStats batch = series.stats("batch");
-  state.counters["batch_ms"] = batch.median * 1e3;
-  state.counters["cv_pct"] = batch.cv * 100;
+  write_batch_counters(state, series, c.batch);
   state.counters["host_prep_ms"] = series.median("host_prep") * 1e3;
   state.counters["copy_ms"] = series.median("copy") * 1e3;
   state.counters["GB_per_s"] = series.median("GB_per_s");
   if (c.where == Where::gpu) {
     state.counters["gpu_normalize_ms"] = series.median("gpu_normalize") * 1e3;
   }
-  state.counters["samples_per_s"] = static_cast<double>(c.batch) / batch.median;
   state.counters["bus_bytes"] = static_cast<double>(bus_bytes);
   state.counters["max_abs_error"] = error;
   state.counters["error_bound"] = bound;

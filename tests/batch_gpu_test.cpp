@@ -35,6 +35,24 @@ bool is_pinned(const void* pointer) {
   return actual_kind(pointer) == ActualKind::pinned;
 }
 
+// One batch case on GPU 0, everything the family allocates: plans, samples, host staging with
+// real pinned memory, device block.
+struct Batch {
+  Batch(BatchTask task, BatchLayout layout_kind, PinPolicy policy, std::size_t size,
+        std::uint64_t seed)
+      : layout(plan_layout(layout_kind, kOdd, sent_members(task), size)),
+        transfer(plan_transfer(layout, policy)),
+        samples(kOdd, layout.members, size, seed),
+        staging(layout, transfer, HostKind::pinned),
+        device(0, layout, transfer, task) {}
+
+  LayoutPlan layout;
+  TransferPlan transfer;
+  SampleSet samples;
+  BatchStaging staging;
+  BatchDevice device;
+};
+
 // A stream, its events and a latch on GPU 0.
 struct Rig {
   Stream stream{0};
@@ -45,13 +63,12 @@ struct Rig {
   StreamLatch latch{0};
 
   // One batch into `slot`, latched when the copies allow it (never with pageable memory).
-  void run(BatchStaging& staging, const SampleSet& samples, const BatchDevice& device,
-           std::size_t slot) {
-    staging.prepare(samples, slot);
-    const bool latched = latchable(staging.copies(slot), is_pinned);
-    const CopyTiming timing = time_stream_work(
-        [&] { device.enqueue(staging.copies(slot), stream, h2d_done, model_done); },
-        latched ? &latch : nullptr, stream, start, stop);
+  void run(Batch& batch, std::size_t slot) {
+    batch.staging.prepare(batch.samples, slot);
+    const std::vector<HostCopy>& copies = batch.staging.copies(slot);
+    const CopyTiming timing =
+        time_stream_work([&] { batch.device.enqueue(copies, stream, h2d_done, model_done); },
+                         latchable(copies, is_pinned) ? &latch : nullptr, stream, start, stop);
     EXPECT_GT(timing.seconds, 0);
   }
 };
@@ -74,18 +91,14 @@ TEST(BatchGpu, EachPolicyYieldsTheExpectedMemoryKindAndEveryMemberArrives) {
   for (BatchLayout layout_kind : all_batch_layouts()) {
     for (PinPolicy policy : all_pin_policies()) {
       SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(policy)));
-      const LayoutPlan layout = plan_layout(layout_kind, kOdd, sent_members(BatchTask::train), 3);
-      const TransferPlan transfer = plan_transfer(layout, policy);
-      const SampleSet samples(kOdd, layout.members, 3, 42);
-      BatchStaging staging(layout, transfer, HostKind::pinned);
-      const BatchDevice device(0, layout, transfer, BatchTask::train);
-      for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
-        EXPECT_EQ(pinned_fraction(staging.copies(slot), is_pinned),
+      Batch batch(BatchTask::train, layout_kind, policy, 3, 42);
+      for (std::size_t slot = 0; slot < batch.staging.slots(); ++slot) {
+        EXPECT_EQ(pinned_fraction(batch.staging.copies(slot), is_pinned),
                   expected_pinned_fraction(layout_kind, policy));
-        device.clear(rig.stream);
-        EXPECT_THROW(device.verify_arrived(samples, rig.stream), VerificationError);
-        rig.run(staging, samples, device, slot);
-        EXPECT_NO_THROW(device.verify_arrived(samples, rig.stream));
+        batch.device.clear(rig.stream);
+        EXPECT_THROW(batch.device.verify_arrived(batch.samples, rig.stream), VerificationError);
+        rig.run(batch, slot);
+        EXPECT_NO_THROW(batch.device.verify_arrived(batch.samples, rig.stream));
       }
     }
   }
@@ -98,27 +111,26 @@ TEST(BatchGpu, DeviceBlockEqualsTheHostPackedLayoutByteForByte) {
   for (BatchLayout layout_kind : all_batch_layouts()) {
     for (PinPolicy policy : {PinPolicy::per_member, PinPolicy::packed, PinPolicy::pinned_slots}) {
       SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(policy)));
-      const LayoutPlan layout = plan_layout(layout_kind, kOdd, sent_members(BatchTask::train), 4);
-      const TransferPlan transfer = plan_transfer(layout, policy);
-      const SampleSet samples(kOdd, layout.members, 4, 9);
-      BatchStaging staging(layout, transfer, HostKind::pinned);
-      const BatchDevice device(0, layout, transfer, BatchTask::train);
-      device.clear(rig.stream);
-      rig.run(staging, samples, device, 0);
-      std::vector<std::byte> arrived(transfer.pack.bytes);
-      H2D_CUDA_CHECK(cudaMemcpy(arrived.data(), device.block().data(), arrived.size(),
+      Batch batch(BatchTask::train, layout_kind, policy, 4, 9);
+      const PackPlan& pack = batch.transfer.pack;
+      batch.device.clear(rig.stream);
+      rig.run(batch, 0);
+      // After the stream synchronized in run(); a D2H cudaMemcpy into pageable memory returns
+      // once the data is on the host.
+      std::vector<std::byte> arrived(pack.bytes);
+      H2D_CUDA_CHECK(cudaMemcpy(arrived.data(), batch.device.block().data(), arrived.size(),
                                 cudaMemcpyDeviceToHost));
       // Build the packed block on the host from the samples and the plan alone.
-      std::vector<std::byte> expected(transfer.pack.bytes, std::byte{0});
+      std::vector<std::byte> expected(pack.bytes, std::byte{0});
       for (std::size_t sample = 0; sample < 4; ++sample) {
-        for (Member member : layout.members) {
-          std::memcpy(expected.data() + packed_offset(layout, transfer.pack, member, sample),
-                      samples.data(member, sample), member_bytes(kOdd, member));
+        for (Member member : batch.layout.members) {
+          std::memcpy(expected.data() + packed_offset(batch.layout, pack, member, sample),
+                      batch.samples.data(member, sample), member_bytes(kOdd, member));
         }
       }
       EXPECT_TRUE(arrived == expected);
-      EXPECT_EQ(device.view(Member::mask, 2),
-                device.block().data() + packed_offset(layout, transfer.pack, Member::mask, 2));
+      EXPECT_EQ(batch.device.view(Member::mask, 2),
+                batch.device.block().data() + packed_offset(batch.layout, pack, Member::mask, 2));
     }
   }
 }
@@ -130,18 +142,17 @@ TEST(BatchGpu, PredictOutputComesBackIntoPinnedMemory) {
   for (BatchLayout layout_kind : all_batch_layouts()) {
     for (PinPolicy policy : {PinPolicy::none, PinPolicy::requested, PinPolicy::pinned_slots}) {
       SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(policy)));
-      const LayoutPlan layout = plan_layout(layout_kind, kOdd, sent_members(BatchTask::predict), 5);
-      const TransferPlan transfer = plan_transfer(layout, policy);
-      const SampleSet samples(kOdd, layout.members, 5, 3);
-      BatchStaging staging(layout, transfer, HostKind::pinned);
-      const BatchDevice device(0, layout, transfer, BatchTask::predict);
-      ASSERT_EQ(device.output().size(), BatchDevice::output_bytes(layout, BatchTask::predict));
+      Batch batch(BatchTask::predict, layout_kind, policy, 5, 3);
+      const BatchDevice& device = batch.device;
+      ASSERT_EQ(device.output().size(),
+                BatchDevice::output_bytes(batch.layout, BatchTask::predict));
+      EXPECT_EQ(device.output().size(), 5 * kOdd.pixels() * sizeof(float));
       EXPECT_TRUE(is_pinned(device.output().data()));
       device.clear(rig.stream);
-      EXPECT_THROW(device.verify_output(samples), VerificationError);
-      rig.run(staging, samples, device, 0);
-      EXPECT_NO_THROW(device.verify_output(samples));
-      EXPECT_NO_THROW(device.verify_arrived(samples, rig.stream));
+      EXPECT_THROW(device.verify_output(batch.samples), VerificationError);
+      rig.run(batch, 0);
+      EXPECT_NO_THROW(device.verify_output(batch.samples));
+      EXPECT_NO_THROW(device.verify_arrived(batch.samples, rig.stream));
     }
   }
 }
@@ -158,8 +169,10 @@ TEST(BatchGpu, NormalizeKernelMatchesTheReference) {
   const Stream stream(0);
   const DeviceBuffer pixels(0, hwc.size());
   const DeviceBuffer floats(0, hwc.size() * sizeof(float));
-  H2D_CUDA_CHECK(cudaMemcpy(pixels.data(), hwc.data(), hwc.size(), cudaMemcpyHostToDevice));
-  H2D_CUDA_CHECK(cudaMemset(floats.data(), 0, floats.size()));
+  // Everything on the one non-blocking stream: it does not wait for the legacy default stream.
+  H2D_CUDA_CHECK(
+      cudaMemcpyAsync(pixels.data(), hwc.data(), hwc.size(), cudaMemcpyHostToDevice, stream.get()));
+  H2D_CUDA_CHECK(cudaMemsetAsync(floats.data(), 0, floats.size(), stream.get()));
   H2D_CUDA_CHECK(kernels::launch_normalize(reinterpret_cast<const unsigned char*>(pixels.data()),
                                            reinterpret_cast<float*>(floats.data()), samples,
                                            shape.height, shape.width, params, stream.get()));
