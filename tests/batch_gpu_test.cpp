@@ -1,0 +1,193 @@
+// The batch pieces on a real GPU: each pin policy yields the memory kind CUDA should report, the
+// packed device views hold the right bytes, the predict output comes back, the normalize kernel
+// agrees with the reference. Skipped without a usable GPU.
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "harness/batch_device.hpp"
+#include "harness/batch_staging.hpp"
+#include "harness/checksum.hpp"
+#include "harness/cuda_error.hpp"
+#include "harness/device.hpp"
+#include "harness/device_buffer.hpp"
+#include "harness/normalize.hpp"
+#include "harness/scoped_device.hpp"
+#include "harness/stream_work_timing.hpp"
+#include "harness/verification.hpp"
+#include "kernels/normalize.cuh"
+
+namespace h2d {
+namespace {
+
+#define REQUIRE_GPU()                                                             \
+  do {                                                                            \
+    if (!discover_devices().usable()) {                                           \
+      GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason; \
+    }                                                                             \
+  } while (false)
+
+const SampleShape kOdd{3, 33, 47};  // odd sizes: the packed offsets carry padding
+
+bool is_pinned(const void* pointer) {
+  return actual_kind(pointer) == ActualKind::pinned;
+}
+
+// One batch case on GPU 0, everything the family allocates: plans, samples, host staging with
+// real pinned memory, device block.
+struct Batch {
+  Batch(BatchTask task, BatchLayout layout_kind, PinPolicy policy, std::size_t size,
+        std::uint64_t seed)
+      : layout(plan_layout(layout_kind, kOdd, sent_members(task), size)),
+        transfer(plan_transfer(layout, policy)),
+        samples(kOdd, layout.members, size, seed),
+        staging(layout, transfer, HostKind::pinned),
+        device(0, layout, transfer, task) {}
+
+  LayoutPlan layout;
+  TransferPlan transfer;
+  SampleSet samples;
+  BatchStaging staging;
+  BatchDevice device;
+};
+
+// A stream, its events and a latch on GPU 0.
+struct Rig {
+  Stream stream{0};
+  Event start{0};
+  Event h2d_done{0};
+  Event model_done{0};
+  Event stop{0};
+  StreamLatch latch{0};
+
+  // One batch into `slot`, latched when the copies allow it (never with pageable memory).
+  void run(Batch& batch, std::size_t slot) {
+    batch.staging.prepare(batch.samples, slot);
+    const std::vector<HostCopy>& copies = batch.staging.copies(slot);
+    const CopyTiming timing =
+        time_stream_work([&] { batch.device.enqueue(copies, stream, h2d_done, model_done); },
+                         latchable(copies, is_pinned) ? &latch : nullptr, stream, start, stop);
+    EXPECT_GT(timing.seconds, 0);
+  }
+};
+
+// The user story: pin=requested pins a single tensor but leaves a tuple or a list pageable.
+double expected_pinned_fraction(BatchLayout layout, PinPolicy policy) {
+  if (policy == PinPolicy::none) {
+    return 0;
+  }
+  if (policy == PinPolicy::requested) {
+    return layout == BatchLayout::single ? 1 : 0;
+  }
+  return 1;
+}
+
+TEST(BatchGpu, EachPolicyYieldsTheExpectedMemoryKindAndEveryMemberArrives) {
+  REQUIRE_GPU();
+  ScopedDevice on(0);
+  Rig rig;
+  for (BatchLayout layout_kind : all_batch_layouts()) {
+    for (PinPolicy policy : all_pin_policies()) {
+      SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(policy)));
+      Batch batch(BatchTask::train, layout_kind, policy, 3, 42);
+      for (std::size_t slot = 0; slot < batch.staging.slots(); ++slot) {
+        EXPECT_EQ(pinned_fraction(batch.staging.copies(slot), is_pinned),
+                  expected_pinned_fraction(layout_kind, policy));
+        batch.device.clear(rig.stream);
+        EXPECT_THROW(batch.device.verify_arrived(batch.samples, rig.stream), VerificationError);
+        rig.run(batch, slot);
+        EXPECT_NO_THROW(batch.device.verify_arrived(batch.samples, rig.stream));
+      }
+    }
+  }
+}
+
+TEST(BatchGpu, DeviceBlockEqualsTheHostPackedLayoutByteForByte) {
+  REQUIRE_GPU();
+  ScopedDevice on(0);
+  Rig rig;
+  for (BatchLayout layout_kind : all_batch_layouts()) {
+    for (PinPolicy policy : {PinPolicy::per_member, PinPolicy::packed, PinPolicy::pinned_slots}) {
+      SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(policy)));
+      Batch batch(BatchTask::train, layout_kind, policy, 4, 9);
+      const PackPlan& pack = batch.transfer.pack;
+      batch.device.clear(rig.stream);
+      rig.run(batch, 0);
+      // After the stream synchronized in run(); a D2H cudaMemcpy into pageable memory returns
+      // once the data is on the host.
+      std::vector<std::byte> arrived(pack.bytes);
+      H2D_CUDA_CHECK(cudaMemcpy(arrived.data(), batch.device.block().data(), arrived.size(),
+                                cudaMemcpyDeviceToHost));
+      // Build the packed block on the host from the samples and the plan alone.
+      std::vector<std::byte> expected(pack.bytes, std::byte{0});
+      for (std::size_t sample = 0; sample < 4; ++sample) {
+        for (Member member : batch.layout.members) {
+          std::memcpy(expected.data() + packed_offset(batch.layout, pack, member, sample),
+                      batch.samples.data(member, sample), member_bytes(kOdd, member));
+        }
+      }
+      EXPECT_TRUE(arrived == expected);
+      EXPECT_EQ(batch.device.view(Member::mask, 2),
+                batch.device.block().data() + packed_offset(batch.layout, pack, Member::mask, 2));
+    }
+  }
+}
+
+TEST(BatchGpu, PredictOutputComesBackIntoPinnedMemory) {
+  REQUIRE_GPU();
+  ScopedDevice on(0);
+  Rig rig;
+  for (BatchLayout layout_kind : all_batch_layouts()) {
+    for (PinPolicy policy : {PinPolicy::none, PinPolicy::requested, PinPolicy::pinned_slots}) {
+      SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(policy)));
+      Batch batch(BatchTask::predict, layout_kind, policy, 5, 3);
+      const BatchDevice& device = batch.device;
+      ASSERT_EQ(device.output().size(),
+                BatchDevice::output_bytes(batch.layout, BatchTask::predict));
+      EXPECT_EQ(device.output().size(), 5 * kOdd.pixels() * sizeof(float));
+      EXPECT_TRUE(is_pinned(device.output().data()));
+      device.clear(rig.stream);
+      EXPECT_THROW(device.verify_output(batch.samples), VerificationError);
+      rig.run(batch, 0);
+      EXPECT_NO_THROW(device.verify_output(batch.samples));
+      EXPECT_NO_THROW(device.verify_arrived(batch.samples, rig.stream));
+    }
+  }
+}
+
+TEST(BatchGpu, NormalizeKernelMatchesTheReference) {
+  REQUIRE_GPU();
+  ScopedDevice on(0);
+  const SampleShape shape{3, 37, 53};
+  const std::size_t samples = 2;
+  const ChannelStats stats = imagenet_stats();
+  const NormalizeParams params = make_normalize_params(stats);
+  std::vector<std::uint8_t> hwc(samples * shape.values());
+  fill_pattern(hwc.data(), hwc.size(), 77);
+  const Stream stream(0);
+  const DeviceBuffer pixels(0, hwc.size());
+  const DeviceBuffer floats(0, hwc.size() * sizeof(float));
+  // Everything on the one non-blocking stream: it does not wait for the legacy default stream.
+  H2D_CUDA_CHECK(
+      cudaMemcpyAsync(pixels.data(), hwc.data(), hwc.size(), cudaMemcpyHostToDevice, stream.get()));
+  H2D_CUDA_CHECK(cudaMemsetAsync(floats.data(), 0, floats.size(), stream.get()));
+  H2D_CUDA_CHECK(kernels::launch_normalize(reinterpret_cast<const unsigned char*>(pixels.data()),
+                                           reinterpret_cast<float*>(floats.data()), samples,
+                                           shape.height, shape.width, params, stream.get()));
+  stream.synchronize();
+  std::vector<float> chw(hwc.size());
+  H2D_CUDA_CHECK(cudaMemcpy(chw.data(), floats.data(), floats.size(), cudaMemcpyDeviceToHost));
+  EXPECT_LE(max_abs_error(chw.data(), hwc.data(), samples, shape, stats),
+            normalize_error_bound(params));
+
+  NormalizeParams none;
+  EXPECT_EQ(kernels::launch_normalize(reinterpret_cast<const unsigned char*>(pixels.data()),
+                                      reinterpret_cast<float*>(floats.data()), samples,
+                                      shape.height, shape.width, none, stream.get()),
+            cudaErrorInvalidValue);
+}
+
+}  // namespace
+}  // namespace h2d

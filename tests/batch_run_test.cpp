@@ -1,0 +1,107 @@
+// The batch families end to end through the h2dbench executable: the host families here, the GPU
+// families where a GPU is usable. Each reads the report back and checks what it must show.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "harness/batch.hpp"
+#include "harness/device.hpp"
+#include "harness/host_threads.hpp"
+#include "harness/report_file.hpp"
+
+namespace h2d {
+namespace {
+
+using Runs = std::map<std::string, nlohmann::json>;
+
+// Runs `h2dbench run --preset quick --filter FILTER EXTRA` and returns the report.
+Report run_report(const std::string& filter, const std::string& tag, const std::string& extra) {
+  const std::string out = ::testing::TempDir() + "h2d_batch_" + tag + ".json";
+  const std::string command = std::string(H2D_BINARY_PATH) + " run --preset quick --filter '" +
+                              filter + "' --out " + out + " " + extra + " > " + out + ".log 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command << " (output in " << out << ".log)";
+  return read_report(out);
+}
+
+// The measurements of a quick run by case name; none may have failed.
+Runs run_quick(const std::string& filter, const std::string& tag) {
+  const Report report = run_report(filter, tag, "");
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty())
+      << report.document["h2dbench"]["failed_cases"].dump();
+  Runs runs;
+  for (const auto& run : report.document["benchmarks"]) {
+    EXPECT_FALSE(run.value("error_occurred", false)) << run.dump();
+    runs[run["name"].get<std::string>()] = run;
+  }
+  return runs;
+}
+
+double counter(const Runs& runs, const std::string& name, const std::string& key) {
+  const auto found = runs.find(name);
+  if (found == runs.end()) {
+    ADD_FAILURE() << "no case " << name;
+    return -1;
+  }
+  if (!found->second.contains(key)) {
+    ADD_FAILURE() << name << " has no counter " << key;
+    return -1;
+  }
+  return found->second[key].get<double>();
+}
+
+TEST(BatchRun, HostFamiliesMeasureEveryCase) {
+  const Runs runs = run_quick("^host/(collate|normalize)/", "host");
+  const std::size_t sizes = batch_sizes(Preset::quick).size();
+  const std::size_t thread_counts = host_thread_counts(Preset::quick, usable_cores()).size();
+  EXPECT_EQ(runs.size(), 3 * 3 * sizes + thread_counts * sizes);
+  for (const auto& [name, run] : runs) {
+    EXPECT_GT(counter(runs, name, "batch_ms"), 0) << name;
+    EXPECT_GT(counter(runs, name, "samples_per_s"), 0) << name;
+  }
+  EXPECT_EQ(counter(runs, "host/collate/layout=list/into=layout/batch=16", "copies_per_batch"), 48);
+  EXPECT_EQ(counter(runs, "host/collate/layout=list/into=packed/batch=16", "copies_per_batch"), 1);
+  EXPECT_GT(counter(runs, "host/collate/layout=tuple/into=packed/batch=16", "host_copy_bytes"), 0);
+  EXPECT_LT(counter(runs, "host/normalize/threads=1/batch=16", "max_abs_error"), 1e-5);
+}
+
+TEST(BatchRun, GpuFamiliesShowTheSilentNoPinAndVerify) {
+  if (!discover_devices().usable()) {
+    GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason;
+  }
+  const Runs runs = run_quick("^h2d/(batch|preprocess)/", "gpu");
+  const std::string train = "h2d/batch/task=train/layout=";
+  EXPECT_EQ(counter(runs, train + "tuple/pin=requested/batch=16", "pinned_fraction"), 0);
+  EXPECT_EQ(counter(runs, train + "list/pin=requested/batch=16", "pinned_fraction"), 0);
+  EXPECT_EQ(counter(runs, train + "single/pin=requested/batch=16", "pinned_fraction"), 1);
+  EXPECT_EQ(counter(runs, train + "tuple/pin=packed/batch=16", "pinned_fraction"), 1);
+  EXPECT_EQ(counter(runs, train + "tuple/pin=per_member/batch=16", "copies_per_batch"), 3);
+  EXPECT_EQ(counter(runs, train + "tuple/pin=packed/batch=16", "copies_per_batch"), 1);
+  EXPECT_GT(
+      counter(runs, "h2d/batch/task=predict/layout=tuple/pin=per_member/batch=16", "d2h_GB_per_s"),
+      0);
+  for (const char* where : {"cpu", "gpu"}) {
+    const std::string name = std::string("h2d/preprocess/where=") + where + "/mem=pinned/batch=16";
+    EXPECT_LE(counter(runs, name, "max_abs_error"), counter(runs, name, "error_bound"));
+  }
+  EXPECT_EQ(counter(runs, "h2d/preprocess/where=gpu/mem=pinned/batch=16", "bus_bytes") * 4,
+            counter(runs, "h2d/preprocess/where=cpu/mem=pinned/batch=16", "bus_bytes"));
+}
+
+TEST(BatchRun, CasesOverThePinnedCapAreSkippedWithTheReason) {
+  if (!discover_devices().usable()) {
+    GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason;
+  }
+  const std::string name = "h2d/batch/task=train/layout=tuple/pin=packed/batch=16";
+  const Report report = run_report("^" + name + "$", "cap", "--pinned-limit 8MiB");
+  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
+  ASSERT_EQ(skipped.size(), 1u) << skipped.dump();
+  EXPECT_EQ(skipped[0]["name"], name);
+  EXPECT_NE(skipped[0]["reason"].get<std::string>().find("pinned-memory cap"), std::string::npos);
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
+}
+
+}  // namespace
+}  // namespace h2d
