@@ -1,11 +1,11 @@
 #include "harness/copy_timing.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/stopwatch.hpp"
+#include "harness/stream_work_timing.hpp"
 
 namespace h2d {
 
@@ -29,23 +29,7 @@ void enqueue_copies(const CopyJob& job, const Stream& stream) {
 CopyTiming time_latched_async(const CopyJob& job, StreamLatch& latch, const Stream& stream,
                               const Event& start, const Event& stop) {
   NvtxRange range(NvtxCategory::copy, "latched async copies", job.bytes * job.copies);
-  CopyTiming timing;
-  {
-    LatchHold hold = latch.block(stream);
-    start.record(stream.get());
-    Stopwatch enqueue;
-    enqueue_copies(job, stream);
-    timing.host_block_seconds = enqueue.seconds();
-    stop.record(stream.get());
-    hold.release();
-  }
-  stream.synchronize();
-  if (latch.timed_out()) {
-    throw std::runtime_error(
-        "the stream latch timed out before the host released it; the measurement is invalid");
-  }
-  timing.seconds = elapsed_ms(start, stop) / 1e3;
-  return timing;
+  return time_stream_work([&] { enqueue_copies(job, stream); }, &latch, stream, start, stop);
 }
 
 CopyTiming time_unlatched_async(const CopyJob& job, const Stream& stream) {
