@@ -16,6 +16,7 @@
 #include "harness/nvtx.hpp"
 #include "harness/size_grid.hpp"
 #include "harness/stopwatch.hpp"
+#include "harness/team_memcpy.hpp"
 #include "harness/thread_team.hpp"
 #include "harness/verification.hpp"
 
@@ -36,15 +37,6 @@ std::vector<std::size_t> host_sizes(Preset preset) {
       return geometric_sizes(4 * KiB, 1024 * MiB, 2);
   }
   return {};
-}
-
-// Copies `bytes` from `source` to `destination` split over the team's threads.
-void team_memcpy(ThreadTeam& team, std::byte* destination, const std::byte* source,
-                 std::size_t bytes) {
-  team.run([&](std::size_t index) {
-    const auto [begin, end] = split_range(bytes, team.size(), index);
-    std::memcpy(destination + begin, source + begin, end - begin);
-  });
 }
 
 void verify_copy(const void* data, std::size_t bytes) {
