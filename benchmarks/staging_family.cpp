@@ -127,6 +127,9 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
     switch (c.strategy) {
       case Strategy::driver:
         H2D_CUDA_CHECK(cudaMemcpy(device.data(), source.data(), c.bytes, cudaMemcpyHostToDevice));
+        // From pageable memory cudaMemcpy may return once the last piece is staged, before its DMA
+        // has landed; wait for it, as every other strategy here waits for its data to arrive.
+        H2D_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
         break;
       case Strategy::pin_then_copy:
         pin_then_copy(device.data(), source.data(), c.bytes, *staging, stream);
