@@ -65,7 +65,7 @@ struct StreamsCase {
 
 // The buffers and streams of one case, and how to queue a pass over a chunk plan.
 struct StreamsRig {
-  StreamsRig(const StreamsCase& c)
+  explicit StreamsRig(const StreamsCase& c)
       : gpu(c.gpu),
         source(HostKind::pinned, c.bytes),
         device(c.gpu.ordinal, c.bytes),
