@@ -40,7 +40,8 @@ CopyTiming time_latched_async(const CopyJob& job, StreamLatch& latch, const Stre
 // deadlock behind a latch): host clock around the enqueue and the stream's completion.
 CopyTiming time_unlatched_async(const CopyJob& job, const Stream& stream);
 
-// cudaMemcpy, host clock: the call returns when the copy is done.
+// cudaMemcpy, host clock until the device has finished (from pageable memory the call can
+// return before the last staged piece has landed).
 CopyTiming time_sync(const CopyJob& job);
 
 // How many copies of `bytes` make one measurement: enough that small copies are not lost in

@@ -1,6 +1,5 @@
 #include "harness/latch.hpp"
 
-#include <atomic>
 #include <stdexcept>
 
 #include "harness/cuda_error.hpp"
@@ -35,10 +34,9 @@ LatchHold StreamLatch::block(const Stream& stream) {
   if (held_) {
     throw std::logic_error("a StreamLatch holds one stream at a time; release it first");
   }
-  auto* flags = reinterpret_cast<volatile int*>(flags_.data());
-  flags[0] = 0;
-  flags[1] = 0;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  auto* flags = reinterpret_cast<int*>(flags_.data());
+  __atomic_store_n(&flags[0], 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&flags[1], 0, __ATOMIC_SEQ_CST);
   auto* device_flags = static_cast<int*>(flags_.device_pointer());
   ScopedDevice on(stream.device());
   H2D_CUDA_CHECK(kernels::launch_latch(
@@ -49,14 +47,13 @@ LatchHold StreamLatch::block(const Stream& stream) {
 }
 
 void StreamLatch::release() noexcept {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  reinterpret_cast<volatile int*>(flags_.data())[0] = 1;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // A sequentially consistent store: visible to the spinning kernel without reordering.
+  __atomic_store_n(reinterpret_cast<int*>(flags_.data()), 1, __ATOMIC_SEQ_CST);
   held_ = false;
 }
 
 bool StreamLatch::timed_out() const {
-  return reinterpret_cast<const volatile int*>(flags_.data())[1] != 0;
+  return __atomic_load_n(reinterpret_cast<const int*>(flags_.data()) + 1, __ATOMIC_SEQ_CST) != 0;
 }
 
 }  // namespace h2d

@@ -92,6 +92,10 @@ NvtxRange::~NvtxRange() {
   nvtxDomainRangePop(domain());
 }
 
+void nvtx_initialize() {
+  domain();
+}
+
 void nvtx_name_this_thread(const std::string& name) {
   nvtxNameOsThreadA(static_cast<std::uint32_t>(syscall(SYS_gettid)), name.c_str());
 }

@@ -32,6 +32,11 @@ class NvtxRange {
   ~NvtxRange();
 };
 
+// Sets up the `h2dbench` domain and NVTX's tool hook-up. Called before starting threads that use
+// NVTX, since NVTX's own lazy set-up is not safe when several threads make their first call at
+// once.
+void nvtx_initialize();
+
 // Names the calling OS thread in timelines ("worker 3", "pin", "copy").
 void nvtx_name_this_thread(const std::string& name);
 

@@ -6,6 +6,7 @@ namespace h2d {
 
 void team_memcpy(ThreadTeam& team, std::byte* destination, const std::byte* source,
                  std::size_t bytes) {
+  // The caller is member 0 of the team, so a team of one copies inline with no hand-off.
   team.run([&](std::size_t index) {
     const auto [begin, end] = split_range(bytes, team.size(), index);
     std::memcpy(destination + begin, source + begin, end - begin);

@@ -6,7 +6,8 @@
 
 namespace h2d {
 
-// Copies `bytes` from `source` to `destination`, split in near-equal parts over the team's threads.
+// Copies `bytes` from `source` to `destination` with every thread of `team`, each taking one
+// contiguous part (split_range). Returns when all parts are done.
 void team_memcpy(ThreadTeam& team, std::byte* destination, const std::byte* source,
                  std::size_t bytes);
 

@@ -10,6 +10,7 @@ ThreadTeam::ThreadTeam(std::size_t threads, std::string name) {
   if (threads == 0) {
     throw std::invalid_argument("a thread team needs at least one thread");
   }
+  nvtx_initialize();
   workers_.reserve(threads - 1);
   for (std::size_t i = 1; i < threads; ++i) {
     workers_.emplace_back([this, i, name] { work(i, name); });

@@ -1,0 +1,91 @@
+#pragma once
+
+// Shared by the tests of the transfer-strategy families (streams, staging, pin_cost, zero_copy).
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/device.hpp"
+#include "harness/family.hpp"
+
+#if __has_include("tests/gpu_test_support.hpp")
+#include "tests/gpu_test_support.hpp"
+#endif
+#ifndef H2D_REQUIRE_GPU
+#define H2D_REQUIRE_GPU()                                                                \
+  do {                                                                                   \
+    if (!::h2d::discover_devices().usable()) {                                           \
+      GTEST_SKIP() << "no usable GPU: " << ::h2d::discover_devices().unavailable_reason; \
+    }                                                                                    \
+  } while (false)
+#endif
+
+namespace h2d::test {
+
+// A GPU as discovery would describe an H200, for building case lists without one.
+inline DeviceInfo fake_gpu(int ordinal = 0) {
+  DeviceInfo gpu;
+  gpu.ordinal = ordinal;
+  gpu.name = "test GPU";
+  gpu.copy_engines = 3;
+  gpu.multiprocessors = 132;
+  gpu.can_map_host_memory = true;
+  gpu.total_memory = std::size_t{141} << 30;
+  return gpu;
+}
+
+// The cases a registered family would run with `preset` on `gpus` fake GPUs.
+inline std::vector<BenchmarkCase> family_cases(const std::string& family, Preset preset,
+                                               int gpus = 1) {
+  RunPlan plan;
+  plan.preset = preset;
+  for (int i = 0; i < gpus; ++i) {
+    plan.devices.push_back(fake_gpu(i));
+  }
+  for (const Family& registered : registered_families()) {
+    if (registered.name == family) {
+      return registered.cases(plan);
+    }
+  }
+  throw std::runtime_error("family not registered: " + family);
+}
+
+inline const Family& find_family(const std::string& name) {
+  static const std::vector<Family> families = registered_families();
+  for (const Family& family : families) {
+    if (family.name == name) {
+      return family;
+    }
+  }
+  throw std::runtime_error("family not registered: " + name);
+}
+
+// Runs `h2dbench run --preset quick --filter FILTER` and returns its report; fails the test when
+// the command fails.
+inline nlohmann::json run_quick(const std::string& filter, const std::string& tag) {
+  const std::string out = ::testing::TempDir() + "h2d_" + tag + ".json";
+  std::remove(out.c_str());
+  const std::string command = std::string(H2D_BINARY_PATH) + " run --preset quick --filter '" +
+                              filter + "' --out " + out + " > " + out + ".log 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log(out + ".log");
+  const std::string log_text((std::istreambuf_iterator<char>(log)),
+                             std::istreambuf_iterator<char>());
+  EXPECT_EQ(status, 0) << command << "\n" << log_text;
+  std::ifstream report(out);
+  if (!report) {
+    ADD_FAILURE() << "no report written by: " << command << "\n" << log_text;
+    return nlohmann::json::object();
+  }
+  return nlohmann::json::parse(report);
+}
+
+}  // namespace h2d::test
