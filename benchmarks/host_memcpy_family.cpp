@@ -43,6 +43,7 @@ void team_memcpy(ThreadTeam& team, std::byte* destination, const std::byte* sour
                  std::size_t bytes) {
   team.run([&](std::size_t index) {
     const auto [begin, end] = split_range(bytes, team.size(), index);
+    NvtxRange part(NvtxCategory::stage, "memcpy part", end - begin);  // on the worker's own row
     std::memcpy(destination + begin, source + begin, end - begin);
   });
 }
