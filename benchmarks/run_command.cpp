@@ -70,8 +70,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   check_writable(out);
   if (context.options.trace) {
     if (*context.options.trace == out) {
-      throw UsageError(fmt::format(
-          "--trace '{}' is also the report (--out); give the trace its own file", out));
+      throw UsageError(
+          fmt::format("--trace '{}' is also the report (--out); give the trace its own file", out));
     }
     check_writable(*context.options.trace, "--trace");
   }
@@ -94,7 +94,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
   std::optional<RunTrace> trace;
   if (context.options.trace) {
-    trace.emplace(plan.devices.empty() ? "no usable GPU: " + plan.no_gpu_reason : std::string());
+    const std::string why = plan.no_gpu_reason.empty() ? "no GPU selected" : plan.no_gpu_reason;
+    trace.emplace(plan.devices.empty() ? why : std::string());
     fmt::print("h2dbench: --trace: {}\n", trace->note());
   }
 

@@ -66,4 +66,25 @@ MemoryKind host_side(const ActivityRecord& copy) {
   }
 }
 
+CallIndex::CallIndex(const std::vector<ActivityRecord>& activity) {
+  for (const ActivityRecord& record : activity) {
+    if (record.kind == ActivityKind::api_call) {
+      calls_[record.correlation] = &record;
+    }
+  }
+}
+
+const ActivityRecord* CallIndex::queued_by(const ActivityRecord& work) const {
+  for (std::uint32_t id : {work.runtime_correlation, work.correlation}) {
+    if (id == 0) {
+      continue;
+    }
+    const auto found = calls_.find(id);
+    if (found != calls_.end()) {
+      return found->second;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace h2d

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace h2d {
 
@@ -31,8 +33,9 @@ struct ActivityRecord {
   std::uint64_t end_ns = 0;
   std::uint32_t device = 0;       // GPU activity: CUDA device ordinal
   std::uint32_t stream = 0;       // GPU activity: CUPTI's stream id
-  std::uint32_t correlation = 0;  // links a GPU activity to the api_call that queued it
-  std::uint64_t bytes = 0;        // memcpy, memset
+  std::uint32_t correlation = 0;  // links a GPU activity to the (driver) call that queued it
+  std::uint32_t runtime_correlation = 0;  // memcpy: the runtime call that queued it (0: unknown)
+  std::uint64_t bytes = 0;                // memcpy, memset
   CopyKind copy = CopyKind::unknown;
   MemoryKind source = MemoryKind::unknown;
   MemoryKind destination = MemoryKind::unknown;
@@ -42,5 +45,16 @@ struct ActivityRecord {
 
 // The host end of a host<->device copy (source of h2d, destination of d2h); unknown otherwise.
 MemoryKind host_side(const ActivityRecord& copy);
+
+// Finds the call that queued a GPU activity: the runtime call (cudaMemcpyAsync) when it was
+// recorded, else the driver call (cuMemcpyHtoDAsync). Holds pointers into `activity`.
+class CallIndex {
+ public:
+  explicit CallIndex(const std::vector<ActivityRecord>& activity);
+  const ActivityRecord* queued_by(const ActivityRecord& work) const;
+
+ private:
+  std::unordered_map<std::uint32_t, const ActivityRecord*> calls_;
+};
 
 }  // namespace h2d

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <limits>
 #include <set>
-#include <unordered_map>
 
 #include "harness/byte_size.hpp"
 
@@ -100,12 +99,10 @@ nlohmann::json chrome_trace(const HostTimeline& host, const std::vector<Activity
                       {"args", std::move(args)}});
   }
 
-  std::unordered_map<std::uint32_t, const ActivityRecord*> calls;
   std::set<std::pair<std::uint32_t, std::uint32_t>> streams;  // (device, stream)
   for (const ActivityRecord& record : activity) {
     if (record.kind == ActivityKind::api_call) {
       host_threads.insert(record.thread);
-      calls[record.correlation] = &record;
       events.push_back({{"ph", "X"},
                         {"name", record.name},
                         {"cat", "cuda_api"},
@@ -128,16 +125,17 @@ nlohmann::json chrome_trace(const HostTimeline& host, const std::vector<Activity
                       {"args", gpu_event_args(record)}});
   }
 
-  // Arrows from each runtime call to the GPU work it queued.
+  // Arrows from each call to the GPU work it queued.
+  const CallIndex calls(activity);
   for (const ActivityRecord& record : activity) {
     if (record.kind == ActivityKind::api_call) {
       continue;
     }
-    const auto call = calls.find(record.correlation);
-    if (call == calls.end()) {
+    const ActivityRecord* call = calls.queued_by(record);
+    if (call == nullptr) {
       continue;
     }
-    const ActivityRecord& api = *call->second;
+    const ActivityRecord& api = *call;
     events.push_back({{"ph", "s"},
                       {"name", "queued"},
                       {"cat", "flow"},

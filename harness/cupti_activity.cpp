@@ -34,6 +34,8 @@ static_assert(offsetof(MemcpyView, deviceId) == offsetof(CUpti_ActivityMemcpy6, 
 static_assert(offsetof(MemcpyView, streamId) == offsetof(CUpti_ActivityMemcpy6, streamId));
 static_assert(offsetof(MemcpyView, correlationId) ==
               offsetof(CUpti_ActivityMemcpy6, correlationId));
+static_assert(offsetof(MemcpyView, runtimeCorrelationId) ==
+              offsetof(CUpti_ActivityMemcpy6, runtimeCorrelationId));
 static_assert(offsetof(MemsetView, bytes) == offsetof(CUpti_ActivityMemset4, bytes));
 static_assert(offsetof(MemsetView, start) == offsetof(CUpti_ActivityMemset4, start));
 static_assert(offsetof(MemsetView, end) == offsetof(CUpti_ActivityMemset4, end));
@@ -57,7 +59,11 @@ constexpr CUpti_ActivityKind kKinds[] = {
     CUPTI_ACTIVITY_KIND_MEMCPY,
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,  // does not serialize kernels, unlike KIND_KERNEL
+    // Runtime calls name what the program asked for; driver calls are recorded too, because a
+    // copy's correlation id is its driver call's, and the driver is traced however the runtime
+    // was linked.
     CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_DRIVER,
 };
 
 // CUPTI delivers buffers on its own thread through C callbacks: they fill this.
@@ -133,35 +139,25 @@ std::string demangle(const char* name) {
   return status == 0 && readable ? std::string(readable.get()) : std::string(name);
 }
 
-// The runtime calls a timeline needs to show: those that queue copies and kernels, and waits.
-const char* runtime_call_name(std::uint32_t cbid) {
-  switch (cbid) {
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
-      return "cudaMemcpy";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
-      return "cudaMemcpyAsync";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
-      return "cudaMemset";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
-      return "cudaMemsetAsync";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-      return "cudaLaunchKernel";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
-      return "cudaStreamSynchronize";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
-      return "cudaEventSynchronize";
-    case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
-      return "cudaDeviceSynchronize";
-    default:
-      return nullptr;
+// "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync": the name a user wrote.
+std::string call_name(CUpti_CallbackDomain domain, std::uint32_t cbid) {
+  const char* name = nullptr;
+  if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr) {
+    return fmt::format("CUDA {} call {}",
+                       domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver", cbid);
   }
+  std::string text(name);
+  const std::size_t version = text.rfind("_v");
+  if (version != std::string::npos && version + 2 < text.size() &&
+      text.find_first_not_of("0123456789", version + 2) == std::string::npos) {
+    text.erase(version);
+  }
+  return text;
 }
 
-// A wait (named by runtime_call_name): kept in the timeline though it queued nothing.
+// A wait (cudaStreamSynchronize, cuEventSynchronize, ...): kept though it queued nothing.
 bool is_synchronize(const ActivityRecord& call) {
-  static const std::string suffix = "Synchronize";
-  return call.name.size() > suffix.size() &&
-         call.name.compare(call.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return call.name.find("Synchronize") != std::string::npos;
 }
 
 std::optional<ActivityRecord> convert(const CUpti_Activity& activity) {
@@ -179,6 +175,7 @@ std::optional<ActivityRecord> convert(const CUpti_Activity& activity) {
       record.device = copy.deviceId;
       record.stream = copy.streamId;
       record.correlation = copy.correlationId;
+      record.runtime_correlation = copy.runtimeCorrelationId;
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -204,11 +201,14 @@ std::optional<ActivityRecord> convert(const CUpti_Activity& activity) {
       record.correlation = kernel.correlationId;
       break;
     }
-    case CUPTI_ACTIVITY_KIND_RUNTIME: {
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER: {
       const auto& call = reinterpret_cast<const CUpti_ActivityAPI&>(activity);
       record.kind = ActivityKind::api_call;
-      const char* name = runtime_call_name(call.cbid);
-      record.name = name != nullptr ? name : fmt::format("CUDA runtime call {}", call.cbid);
+      record.name =
+          call_name(activity.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                                                 : CUPTI_CB_DOMAIN_DRIVER_API,
+                    call.cbid);
       record.start_ns = call.start;
       record.end_ns = call.end;
       record.thread = call.threadId;
@@ -224,8 +224,7 @@ std::optional<ActivityRecord> convert(const CUpti_Activity& activity) {
   return record;
 }
 
-void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size,
-                               std::size_t* max_records) {
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kBufferAlignment, kBufferBytes));
   *size = *buffer != nullptr ? kBufferBytes : 0;  // 0: CUPTI drops records and counts them
   *max_records = 0;                               // as many as fit
@@ -282,9 +281,8 @@ CuptiActivity::CuptiActivity() {
     const CUptiResult result = cuptiActivityEnable(kind);
     if (result != CUPTI_SUCCESS) {
       disable_all();
-      throw std::runtime_error(
-          fmt::format("cuptiActivityEnable({}) failed: {}", static_cast<int>(kind),
-                      result_text(result)));
+      throw std::runtime_error(fmt::format("cuptiActivityEnable({}) failed: {}",
+                                           static_cast<int>(kind), result_text(result)));
     }
   }
   running_ = true;
@@ -329,8 +327,10 @@ CuptiActivity::Result CuptiActivity::stop() {
   for (const ActivityRecord& record : all) {
     if (record.kind != ActivityKind::api_call) {
       queued.insert(record.correlation);
+      queued.insert(record.runtime_correlation);
     }
   }
+  queued.erase(0);
   for (ActivityRecord& record : all) {
     if (record.kind == ActivityKind::api_call && !is_synchronize(record) &&
         queued.count(record.correlation) == 0) {

@@ -43,8 +43,8 @@ void check_writable(const std::string& path, const std::string& flag) {
   const std::string probe = temporary_path_for(path);
   std::FILE* file = std::fopen(probe.c_str(), "w");
   if (file == nullptr) {
-    throw UsageError(fmt::format("{} '{}': cannot write there: {}", flag, path,
-                                 std::strerror(errno)));
+    throw UsageError(
+        fmt::format("{} '{}': cannot write there: {}", flag, path, std::strerror(errno)));
   }
   std::fclose(file);
   std::remove(probe.c_str());

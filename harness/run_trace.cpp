@@ -13,7 +13,7 @@ namespace h2d {
 RunTrace::RunTrace(const std::string& no_gpu_reason) {
   if (!no_gpu_reason.empty()) {
     note_ = fmt::format(
-        "CUPTI needs a usable CUDA device ({}): the trace holds the host NVTX ranges only", 
+        "CUPTI needs a usable CUDA device ({}): the trace holds the host NVTX ranges only",
         no_gpu_reason);
   } else {
     try {
@@ -34,16 +34,24 @@ RunTrace::Outcome RunTrace::finish(const std::string& path, const nlohmann::json
                                    const std::map<std::uint32_t, std::string>& device_names) {
   const HostTimeline host = host_->stop();
   CuptiActivity::Result gpu;
+  bool gpu_recorded = false;
   if (cupti_) {
-    gpu = cupti_->stop();
+    try {
+      gpu = cupti_->stop();
+      gpu_recorded = true;
+    } catch (const std::runtime_error& error) {
+      // The measurements are done and valid: keep the report and the host timeline.
+      note_ = fmt::format("CUPTI failed at the end ({}): the trace holds the host NVTX ranges only",
+                          error.what());
+    }
   }
   Outcome outcome;
-  if (cupti_) {
+  if (gpu_recorded) {
     outcome.findings = check_trace(host, gpu.records, report_claims(report));
   }
   outcome.summary = {
       {"file", path},
-      {"gpu_activity", cupti_ != nullptr},
+      {"gpu_activity", gpu_recorded},
       {"note", note_},
       {"host_ranges", host.ranges.size()},
       {"gpu_records", gpu.records.size()},

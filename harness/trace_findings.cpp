@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
 
 #include "harness/byte_size.hpp"
 #include "harness/case_name.hpp"
@@ -54,8 +53,9 @@ std::string owning_case(const HostRange& range,
 class CopyRangeIndex {
  public:
   explicit CopyRangeIndex(std::vector<CopyRange> ranges) : ranges_(std::move(ranges)) {
-    std::sort(ranges_.begin(), ranges_.end(),
-              [](const CopyRange& a, const CopyRange& b) { return a.window.begin < b.window.begin; });
+    std::sort(ranges_.begin(), ranges_.end(), [](const CopyRange& a, const CopyRange& b) {
+      return a.window.begin < b.window.begin;
+    });
     for (const CopyRange& range : ranges_) {
       longest_ = std::max(longest_, range.window.end - range.window.begin);
     }
@@ -63,10 +63,9 @@ class CopyRangeIndex {
 
   // The latest-starting range holding `t`, on `thread` when given.
   const CopyRange* find(std::uint64_t t, std::optional<std::uint32_t> thread) const {
-    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), t,
-                               [](std::uint64_t value, const CopyRange& range) {
-                                 return value < range.window.begin;
-                               });
+    auto it = std::upper_bound(
+        ranges_.begin(), ranges_.end(), t,
+        [](std::uint64_t value, const CopyRange& range) { return value < range.window.begin; });
     while (it != ranges_.begin()) {
       --it;
       if (t - it->window.begin > longest_) {
@@ -104,8 +103,9 @@ class BusyIntervals {
 
   std::uint64_t overlap(std::uint64_t begin, std::uint64_t end) const {
     std::uint64_t total = 0;
-    auto it = std::upper_bound(merged_.begin(), merged_.end(), begin,
-                               [](std::uint64_t value, const Window& w) { return value < w.begin; });
+    auto it =
+        std::upper_bound(merged_.begin(), merged_.end(), begin,
+                         [](std::uint64_t value, const Window& w) { return value < w.begin; });
     if (it != merged_.begin()) {
       --it;
     }
@@ -267,12 +267,10 @@ std::vector<TraceFinding> check_trace(const HostTimeline& host,
   }
   const CopyRangeIndex index(std::move(copy_ranges));
 
-  std::unordered_map<std::uint32_t, const ActivityRecord*> calls;
+  const CallIndex calls(activity);
   std::map<std::pair<std::uint32_t, std::uint32_t>, BusyIntervals> busy;  // (device, stream)
   for (const ActivityRecord& record : activity) {
-    if (record.kind == ActivityKind::api_call) {
-      calls[record.correlation] = &record;
-    } else {
+    if (record.kind != ActivityKind::api_call) {
       busy[{record.device, record.stream}].add(record.start_ns, record.end_ns);
     }
   }
@@ -285,8 +283,7 @@ std::vector<TraceFinding> check_trace(const HostTimeline& host,
     if (record.kind != ActivityKind::memcpy) {
       continue;
     }
-    const auto call = calls.find(record.correlation);
-    const ActivityRecord* api = call != calls.end() ? call->second : nullptr;
+    const ActivityRecord* api = calls.queued_by(record);
     const CopyRange* range = nullptr;
     if (api != nullptr) {
       range = index.find(api->start_ns, api->thread);

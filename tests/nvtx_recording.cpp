@@ -45,8 +45,8 @@ class Problems {
 
 const std::vector<h2d::NvtxCategory>& all_categories() {
   static const std::vector<h2d::NvtxCategory> categories{
-      h2d::NvtxCategory::bench_case, h2d::NvtxCategory::setup,   h2d::NvtxCategory::collate,
-      h2d::NvtxCategory::pin,        h2d::NvtxCategory::stage,   h2d::NvtxCategory::copy,
+      h2d::NvtxCategory::bench_case, h2d::NvtxCategory::setup,  h2d::NvtxCategory::collate,
+      h2d::NvtxCategory::pin,        h2d::NvtxCategory::stage,  h2d::NvtxCategory::copy,
       h2d::NvtxCategory::compute,    h2d::NvtxCategory::verify,
   };
   return categories;
@@ -150,8 +150,7 @@ std::vector<std::string> check_nvtx_recording(const nlohmann::json& recording,
     } else if (type == "pop") {
       auto& stack = stacks[{thread, domain}];
       if (stack.empty()) {
-        problems.add(
-            fmt::format("thread {}: a pop without a push in domain '{}'", thread, domain));
+        problems.add(fmt::format("thread {}: a pop without a push in domain '{}'", thread, domain));
         continue;
       }
       ClosedRange range{std::move(stack.back()), thread, event.value("t_ns", std::uint64_t{0})};
@@ -202,8 +201,8 @@ std::vector<std::string> check_nvtx_recording(const nlohmann::json& recording,
   }
   for (const auto& [thread, count] : pushes_per_thread) {
     if (named_threads.count(thread) == 0) {
-      problems.add(fmt::format("thread {} pushed {} h2dbench range(s) but was never named", thread,
-                               count));
+      problems.add(
+          fmt::format("thread {} pushed {} h2dbench range(s) but was never named", thread, count));
     }
   }
 

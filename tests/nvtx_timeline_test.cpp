@@ -237,7 +237,10 @@ TEST(NvtxRecordingCheck, FailsWhenAThreadWithRangesIsUnnamed) {
 
 TEST(NvtxRecordingCheck, FailsWhenACopyHasNoBytes) {
   Recording r = good_recording();
-  r.push(1, NvtxCategory::bench_case, "fam/a=1").push(1, NvtxCategory::copy, "copies").pop(1).pop(1);
+  r.push(1, NvtxCategory::bench_case, "fam/a=1")
+      .push(1, NvtxCategory::copy, "copies")
+      .pop(1)
+      .pop(1);
   const auto problems = check_nvtx_recording(r.json(), report_of({"fam/a=1"}));
   EXPECT_TRUE(mentions(problems, "copy range 'copies' does not carry its byte count"))
       << joined(problems);

@@ -271,8 +271,8 @@ struct Writer {
       Recording& r = recording();
       std::lock_guard<std::mutex> lock(r.mutex);
       for (const Event& e : r.events) {
-        nlohmann::json item = {{"type", e.type}, {"domain", e.domain}, {"tid", e.tid},
-                               {"t_ns", e.t_ns}};
+        nlohmann::json item = {
+            {"type", e.type}, {"domain", e.domain}, {"tid", e.tid}, {"t_ns", e.t_ns}};
         if (e.type == "push" || e.type == "mark") {
           item["message"] = e.message;
           item["category"] = e.category;
