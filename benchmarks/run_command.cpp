@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -69,7 +70,11 @@ int run_command(const std::vector<std::string>& args, const std::string& program
       default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
   check_writable(out);
   if (context.options.trace) {
-    if (*context.options.trace == out) {
+    const auto same_file = [](const std::string& a, const std::string& b) {
+      return std::filesystem::absolute(a).lexically_normal() ==
+             std::filesystem::absolute(b).lexically_normal();
+    };
+    if (same_file(*context.options.trace, out)) {
       throw UsageError(
           fmt::format("--trace '{}' is also the report (--out); give the trace its own file", out));
     }
