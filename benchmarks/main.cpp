@@ -32,6 +32,10 @@ void print_usage() {
       "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n"
       "  --filter REGEX                only cases whose name matches\n"
       "  --pinned-limit SIZE           cap on pinned host memory (default: half of available)\n"
+      "  --profile                     a few iterations per case, once: for profilers "
+      "(scripts/profile)\n"
+      "  --trace FILE.json             built-in timeline (Chrome trace JSON) and checks of the\n"
+      "                                cases' claims against it; implies --profile\n"
       "  --benchmark_*                 passed to Google Benchmark, e.g. "
       "--benchmark_repetitions=5\n"
       "\nexit codes: 0 done, 1 a case failed (wrong data or a CUDA error), 2 bad input\n");

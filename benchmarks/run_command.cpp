@@ -1,13 +1,19 @@
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <map>
+#include <optional>
+
 #include "benchmarks/commands.hpp"
 #include "benchmarks/suite.hpp"
 #include "harness/byte_size.hpp"
 #include "harness/context.hpp"
 #include "harness/device.hpp"
+#include "harness/nvtx.hpp"
 #include "harness/pinned_budget.hpp"
 #include "harness/report_file.hpp"
 #include "harness/run_options.hpp"
+#include "harness/run_trace.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -24,6 +30,23 @@ void announce_devices(const RunPlan& plan) {
     fmt::print("h2dbench: GPU {}: {} (bus {}, sm_{}{}, {} copy engines)\n", gpu.ordinal, gpu.name,
                gpu.pci_bus_id, gpu.cc_major, gpu.cc_minor, gpu.copy_engines);
   }
+}
+
+// Writes the trace and puts what it found into the report: report["h2dbench"]["trace"] says what
+// was recorded, ["trace_findings"] lists the cases whose claims the driver contradicted.
+void record_trace(RunTrace& trace, const std::string& path, const DeviceDiscovery& discovery,
+                  nlohmann::json& report) {
+  std::map<std::uint32_t, std::string> device_names;
+  for (const DeviceInfo& gpu : discovery.devices) {
+    device_names[static_cast<std::uint32_t>(gpu.ordinal)] = gpu.name;
+  }
+  const RunTrace::Outcome outcome = trace.finish(path, report, device_names);
+  report["h2dbench"]["trace"] = outcome.summary;
+  report["h2dbench"]["trace_findings"] = findings_to_json(outcome.findings);
+  for (const TraceFinding& finding : outcome.findings) {
+    fmt::print("trace finding: {} {}\n", finding.name, finding.message);
+  }
+  fmt::print("trace: {} (open it in https://ui.perfetto.dev or chrome://tracing)\n", path);
 }
 
 int run_command(const std::vector<std::string>& args, const std::string& program) {
@@ -46,6 +69,17 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   const std::string out = context.options.out.value_or(
       default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
   check_writable(out);
+  if (context.options.trace) {
+    const auto same_file = [](const std::string& a, const std::string& b) {
+      return std::filesystem::absolute(a).lexically_normal() ==
+             std::filesystem::absolute(b).lexically_normal();
+    };
+    if (same_file(*context.options.trace, out)) {
+      throw UsageError(
+          fmt::format("--trace '{}' is also the report (--out); give the trace its own file", out));
+    }
+    check_writable(*context.options.trace, "--trace");
+  }
 
   const SuiteSelection selection = select_cases(plan, context.options.filter);
   context.skipped_families = selection.skipped_families;
@@ -58,10 +92,25 @@ int run_command(const std::vector<std::string>& args, const std::string& program
                                  context.options.filter, why));
   }
   announce_devices(plan);
+  nvtx_name_this_thread("h2dbench main");
+  if (context.options.profile) {
+    fmt::print("h2dbench: profile mode: {} iterations per case, no repetitions\n",
+               kProfileIterations);
+  }
+  std::optional<RunTrace> trace;
+  if (context.options.trace) {
+    const std::string why = plan.no_gpu_reason.empty() ? "no GPU selected" : plan.no_gpu_reason;
+    trace.emplace(plan.devices.empty() ? why : std::string());
+    fmt::print("h2dbench: --trace: {}\n", trace->note());
+  }
 
   nlohmann::json report = run_selection(selection, context.options, program);
   context.outcomes = case_outcomes();
   report["h2dbench"] = context_to_json(context);
+  report["h2dbench"]["run"]["profile"] = context.options.profile;
+  if (trace) {
+    record_trace(*trace, *context.options.trace, context.discovery, report);
+  }
   write_json_atomically(out, report);
 
   for (const auto& skipped : context.outcomes.skipped) {
@@ -76,7 +125,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
-    "[--pinned-limit SIZE] [--benchmark_*...]";
+    "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--benchmark_*...]";
 
 [[maybe_unused]] const bool registered = register_command({
     "run",

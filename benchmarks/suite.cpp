@@ -19,20 +19,17 @@ bool has_flag(const std::vector<std::string>& flags, const std::string& name) {
                      [&](const std::string& flag) { return flag.rfind(name, 0) == 0; });
 }
 
-// Google Benchmark appends "/manual_time" to the names of manually timed cases; the report keeps
-// the names exactly as the families built them, so reports and NVTX ranges agree.
+// Google Benchmark appends "/manual_time" to the names of manually timed cases, and
+// "/iterations:N" or "/min_time:T" to those with per-benchmark settings; the report keeps the
+// names exactly as the families built them, so reports and NVTX ranges agree.
 void strip_timing_suffixes(nlohmann::json& report) {
-  static const std::string suffix = "/manual_time";
+  static const std::regex suffix(
+      "/(manual_time|real_time|process_time|iterations:[0-9]+|repeats:[0-9]+|"
+      "min_(warmup_)?time:[0-9.e+-]+)");
   for (auto& run : report["benchmarks"]) {
     for (const char* key : {"name", "run_name"}) {
-      if (!run.contains(key) || !run[key].is_string()) {
-        continue;
-      }
-      std::string value = run[key].get<std::string>();
-      const std::size_t at = value.find(suffix);
-      if (at != std::string::npos) {
-        value.erase(at, suffix.size());
-        run[key] = value;
+      if (run.contains(key) && run[key].is_string()) {
+        run[key] = std::regex_replace(run[key].get<std::string>(), suffix, "");
       }
     }
   }
@@ -110,7 +107,7 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   if (!has_flag(options.benchmark_flags, "--benchmark_min_time")) {
     words.push_back(fmt::format("--benchmark_min_time={}", preset_min_time_s(options.preset)));
   }
-  if (!has_flag(options.benchmark_flags, "--benchmark_repetitions") &&
+  if (!options.profile && !has_flag(options.benchmark_flags, "--benchmark_repetitions") &&
       preset_repetitions(options.preset) > 1) {
     words.push_back(fmt::format("--benchmark_repetitions={}", preset_repetitions(options.preset)));
   }
@@ -136,7 +133,9 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
     if (bench_case.manual_time) {
       registered->UseManualTime();
     }
-    if (bench_case.min_time_s > 0) {
+    if (options.profile) {
+      registered->Iterations(kProfileIterations);  // one body call: one timeline entry per case
+    } else if (bench_case.min_time_s > 0) {
       registered->MinTime(bench_case.min_time_s);
     }
   }

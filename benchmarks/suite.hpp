@@ -32,6 +32,10 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter);
 nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
                              const std::string& program);
 
+// Profile mode (--profile, --trace): every case runs this many iterations, once, so a profiler's
+// timeline shows the steady state without growing large.
+constexpr int kProfileIterations = 3;
+
 // The preset's minimum measuring time per case and repetitions.
 double preset_min_time_s(Preset preset);
 int preset_repetitions(Preset preset);

@@ -1,10 +1,10 @@
 #include "harness/nvtx.hpp"
 
 #include <nvtx3/nvToolsExt.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <array>
+
+#include "harness/host_trace.hpp"
 
 namespace h2d {
 namespace {
@@ -86,9 +86,11 @@ NvtxRange::NvtxRange(NvtxCategory category, const std::string& name, std::uint64
     attributes.payload.ullValue = bytes;
   }
   nvtxDomainRangePushEx(domain(), &attributes);
+  host_trace_push(category, name, bytes);  // the built-in timeline of `run --trace`
 }
 
 NvtxRange::~NvtxRange() {
+  host_trace_pop();
   nvtxDomainRangePop(domain());
 }
 
@@ -97,7 +99,9 @@ void nvtx_initialize() {
 }
 
 void nvtx_name_this_thread(const std::string& name) {
-  nvtxNameOsThreadA(static_cast<std::uint32_t>(syscall(SYS_gettid)), name.c_str());
+  const std::uint32_t thread = current_thread_id();
+  nvtxNameOsThreadA(thread, name.c_str());
+  host_trace_name_thread(thread, name);
 }
 
 }  // namespace h2d

@@ -22,28 +22,29 @@ std::string temporary_path_for(const std::string& path) {
 
 }  // namespace
 
-void check_writable(const std::string& path) {
+void check_writable(const std::string& path, const std::string& flag) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   if (target.filename().empty()) {
     throw UsageError(
-        fmt::format("--out '{}' names a folder; give a file such as {}report.json", path, path));
+        fmt::format("{} '{}' names a folder; give a file such as {}report.json", flag, path, path));
   }
   std::error_code error;
   if (fs::is_directory(target, error)) {
-    throw UsageError(fmt::format("--out '{}' is a folder; give a file path", path));
+    throw UsageError(fmt::format("{} '{}' is a folder; give a file path", flag, path));
   }
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), error);
     if (error) {
-      throw UsageError(fmt::format("--out '{}': cannot create folder '{}': {}", path,
+      throw UsageError(fmt::format("{} '{}': cannot create folder '{}': {}", flag, path,
                                    target.parent_path().string(), error.message()));
     }
   }
   const std::string probe = temporary_path_for(path);
   std::FILE* file = std::fopen(probe.c_str(), "w");
   if (file == nullptr) {
-    throw UsageError(fmt::format("--out '{}': cannot write there: {}", path, std::strerror(errno)));
+    throw UsageError(
+        fmt::format("{} '{}': cannot write there: {}", flag, path, std::strerror(errno)));
   }
   std::fclose(file);
   std::remove(probe.c_str());

@@ -8,7 +8,8 @@ namespace h2d {
 
 // Creates the parent folder if needed and proves `path` can be written, before a run spends
 // minutes measuring. Throws UsageError naming the path and the system's reason.
-void check_writable(const std::string& path);
+// `flag` names the option the path came from in that message.
+void check_writable(const std::string& path, const std::string& flag = "--out");
 
 // Writes to a temporary file beside `path` and renames it into place once complete, so an
 // interrupted run never leaves a truncated report. Throws std::runtime_error on failure.

@@ -28,6 +28,27 @@ std::string take_value(const std::vector<std::string>& args, std::size_t& i,
   return args[++i];
 }
 
+// Profile mode fixes the iterations and runs each case once, so a profiler's output stays small;
+// flags that ask for more contradict it.
+void check_profile_flags(RunOptions& options) {
+  if (options.trace) {
+    options.profile = true;
+  }
+  if (!options.profile) {
+    return;
+  }
+  const char* mode = options.trace ? "--trace" : "--profile";
+  for (const std::string& flag : options.benchmark_flags) {
+    for (const char* fixed : {"--benchmark_repetitions", "--benchmark_min_time"}) {
+      if (flag.rfind(fixed, 0) == 0) {
+        throw UsageError(fmt::format(
+            "'{}' contradicts {}, which runs every case a few iterations once; drop one of them",
+            flag, mode));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 RunOptions parse_run_options(const std::vector<std::string>& args, bool listing) {
@@ -69,12 +90,18 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
       } catch (const std::invalid_argument& error) {
         throw UsageError(fmt::format("--pinned-limit: {}", error.what()));
       }
+    } else if (flag == "--profile" && !listing && !has_inline) {
+      options.profile = true;
+    } else if (flag == "--trace" && !listing) {
+      options.trace = take_value(args, i, flag, inline_value, has_inline, "a file such as t.json");
     } else {
       throw UsageError(fmt::format(
           "unknown option '{}' for {} (valid: --preset, --filter, --devices{}; see --help)", arg,
-          listing ? "list" : "run", listing ? "" : ", --out, --pinned-limit, --benchmark_*"));
+          listing ? "list" : "run",
+          listing ? "" : ", --out, --pinned-limit, --profile, --trace, --benchmark_*"));
     }
   }
+  check_profile_flags(options);
   return options;
 }
 

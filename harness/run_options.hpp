@@ -17,6 +17,8 @@ struct RunOptions {
   std::optional<std::string> devices;  // --devices LIST, checked by select_devices()
   std::string filter;                  // --filter REGEX over case names
   std::optional<std::size_t> pinned_limit;
+  bool profile = false;                      // --profile: a few iterations per case, no repetitions
+  std::optional<std::string> trace;          // --trace FILE: built-in timeline (implies --profile)
   std::vector<std::string> benchmark_flags;  // --benchmark_*, passed to Google Benchmark
 };
 

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "harness/nvtx.hpp"
+
 namespace h2d {
 
 void team_memcpy(ThreadTeam& team, std::byte* destination, const std::byte* source,
@@ -9,6 +11,7 @@ void team_memcpy(ThreadTeam& team, std::byte* destination, const std::byte* sour
   // The caller is member 0 of the team, so a team of one copies inline with no hand-off.
   team.run([&](std::size_t index) {
     const auto [begin, end] = split_range(bytes, team.size(), index);
+    NvtxRange part(NvtxCategory::stage, "memcpy part", end - begin);  // on each thread's own row
     std::memcpy(destination + begin, source + begin, end - begin);
   });
 }
