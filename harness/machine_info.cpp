@@ -121,9 +121,10 @@ std::string describe_links(const nlohmann::json& context) {
 }  // namespace
 
 std::string describe_link(const nlohmann::json& gpu) {
-  const nlohmann::json& nested = child(gpu, "link");
+  const nlohmann::json& link = child(gpu, "link");
   const nlohmann::json& pcie = child(gpu, "pcie");
-  for (const nlohmann::json* object : {&nested, &pcie, &gpu}) {
+  for (const nlohmann::json* object :
+       {&child(link, "current"), &link, &child(pcie, "current"), &pcie, &gpu}) {
     const std::string generation =
         first_field(*object, {"generation", "gen", "current_generation", "current_gen",
                               "link_generation", "link_gen", "pcie_generation", "pcie_gen",

@@ -28,7 +28,8 @@ struct MachineInfo {
 MachineInfo describe_machine(const nlohmann::json& report);
 
 // Link generation and width of one GPU entry (h2dbench.gpus[i] or h2dbench.topology.gpus[i]):
-// accepts {"link": {"generation": 4, "width": 16}} and flat keys such as link_generation /
+// accepts {"link": {"generation": 4, "width": 16}} (or "pcie" instead of "link", either with a
+// "current" object inside, which wins over "max"), and flat keys such as link_generation /
 // link_width, pcie_generation / pcie_width, current_link_gen / current_link_width. Empty when
 // absent.
 std::string describe_link(const nlohmann::json& gpu);

@@ -9,10 +9,11 @@
 namespace h2d {
 namespace {
 
-// Google Benchmark's own bookkeeping, not measurements.
+// Google Benchmark's own bookkeeping, not measurements ("iterations" is kept: it says whether a
+// within-run cv could be measured at all).
 bool is_bookkeeping(const std::string& key) {
   static const std::set<std::string> keys{"family_index", "per_family_instance_index",
-                                          "repetition_index", "repetitions", "iterations"};
+                                          "repetition_index", "repetitions"};
   return keys.count(key) > 0;
 }
 
@@ -75,6 +76,10 @@ std::optional<double> ReportCase::find_median(const std::string& metric) const {
 
 std::optional<double> ReportCase::noise_pct(const std::string& metric) const {
   std::optional<double> noise = find_median("cv_pct");
+  const auto iterations = find_median("iterations");
+  if (iterations && *iterations < 2) {
+    noise.reset();  // one sample in the run: its cv of 0 says nothing
+  }
   const auto found = values.find(metric);
   if (found != values.end() && found->second.size() >= 2) {
     noise = std::max(noise.value_or(0.0), summarize(found->second).cv * 100);

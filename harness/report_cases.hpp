@@ -18,8 +18,8 @@ namespace h2d {
 struct ReportCase {
   std::string name;  // run_name, e.g. h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB
   ParsedCaseName parsed;
-  // Every numeric value of every repetition: counters (GB_per_s, cv_pct, bytes, ...) and
-  // real_time / cpu_time converted to microseconds. One entry per repetition.
+  // Every numeric value of every repetition: counters (GB_per_s, cv_pct, bytes, ...), GB's
+  // iterations, and real_time / cpu_time converted to microseconds. One entry per repetition.
   std::map<std::string, std::vector<double>> values;
   // When the report kept only aggregates (--benchmark_report_aggregates_only), values hold the
   // median aggregate and this holds the stddev aggregate; `repetitions` is still the true count.
@@ -33,8 +33,9 @@ struct ReportCase {
   double median(const std::string& metric) const;
   // Same, or nullopt.
   std::optional<double> find_median(const std::string& metric) const;
-  // The noise in percent: the larger of the within-run cv_pct counter and the spread (cv) of
-  // `metric` across repetitions; nullopt when neither is known.
+  // The noise in percent: the larger of the within-run cv_pct counter (ignored when the run
+  // had a single iteration) and the spread (cv) of `metric` across repetitions; nullopt when
+  // neither is known.
   std::optional<double> noise_pct(const std::string& metric) const;
 };
 

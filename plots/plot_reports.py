@@ -12,6 +12,7 @@ family/key=value/...; numeric parameters are also top-level counters (bytes, thr
 """
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -589,9 +590,7 @@ def main(argv=None):
     parser.add_argument("reports", nargs="+", metavar="REPORT.json")
     parser.add_argument("-o", "--out", required=True, metavar="DIR", help="output folder")
     args = parser.parse_args(argv)
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("matplotlib") is None:
         print(f"plot_reports: error: matplotlib is not installed for {sys.executable} "
               "(Debian: apt-get install python3-matplotlib, then use /usr/bin/python3)",
               file=sys.stderr)

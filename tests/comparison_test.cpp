@@ -246,6 +246,10 @@ TEST(MachineInfo, LinkFromSeveralShapes) {
   EXPECT_EQ(describe_link({{"pcie", {{"current_gen", 4}, {"current_width", 16}}}}),
             "PCIe gen4 x16");
   EXPECT_EQ(describe_link({{"current_link_gen", 5}, {"current_link_width", 16}}), "PCIe gen5 x16");
+  EXPECT_EQ(describe_link({{"link",
+                            {{"current", {{"generation", 3}, {"width", 16}}},
+                             {"max", {{"generation", 4}, {"width", 16}}}}}}),
+            "PCIe gen3 x16");
   EXPECT_EQ(describe_link({{"name", "no link here"}}), "");
   // A report without an h2dbench context at all still gives a header of dashes.
   const MachineInfo info = describe_machine(nlohmann::json::object());

@@ -7,7 +7,6 @@ which picks a Python that has matplotlib.
 """
 
 import argparse
-import copy
 import json
 import os
 import subprocess

@@ -35,10 +35,13 @@ TEST(ReportCases, NoiseIsTheLargerOfWithinAndAcrossRepetitions) {
   builder.add("x/y/k=1", "GB_per_s", {10, 10, 10}, {{"cv_pct", 3}});
   builder.add("x/y/k=2", "GB_per_s", {8, 10, 12}, {{"cv_pct", 3}});
   builder.add("x/y/k=3", "GB_per_s", {10});
+  // One iteration: the run's cv of 0 is not a measurement of noise.
+  builder.add("x/y/k=4", "GB_per_s", {10}, {{"cv_pct", 0}, {"iterations", 1}});
   const auto cases = collect_cases(builder.json());
   EXPECT_DOUBLE_EQ(*cases[0].noise_pct("GB_per_s"), 3);
   EXPECT_DOUBLE_EQ(*cases[1].noise_pct("GB_per_s"), 20);
   EXPECT_FALSE(cases[2].noise_pct("GB_per_s").has_value());
+  EXPECT_FALSE(cases[3].noise_pct("GB_per_s").has_value());
 }
 
 TEST(ReportCases, TimesBecomeMicroseconds) {
