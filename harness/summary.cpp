@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -27,19 +28,15 @@ std::string join_params(const std::vector<std::pair<std::string, std::string>>& 
   return text;
 }
 
-std::vector<std::pair<std::string, std::string>> strategy_params(const ReportCase& c) {
+// The case's parameters that are not part of its workload: how it moved the data.
+std::string strategy_label(const ReportCase& c, const Workload& w) {
   std::vector<std::pair<std::string, std::string>> params;
   for (const auto& param : c.parsed.params) {
-    if (is_strategy_key(param.first)) {
+    if (std::find(w.key.begin(), w.key.end(), param) == w.key.end()) {
       params.push_back(param);
     }
   }
-  return params;
-}
-
-std::string strategy_label(const ReportCase& c) {
-  const std::string label = join_params(strategy_params(c));
-  return label.empty() ? c.name : label;
+  return join_params(params);  // never empty when the workload has several cases
 }
 
 // Bytes of a case: its "bytes" counter, else its name's bytes=... parameter.
@@ -58,12 +55,14 @@ std::optional<double> bytes_of(const ReportCase& c) {
   }
 }
 
-std::vector<Workload> group_workloads(const std::vector<const ReportCase*>& cases) {
+// Groups cases by the parameters for which `in_workload` holds.
+std::vector<Workload> group_workloads(const std::vector<const ReportCase*>& cases,
+                                      const std::function<bool(const std::string&)>& in_workload) {
   std::vector<Workload> workloads;
   for (const ReportCase* c : cases) {
     std::vector<std::pair<std::string, std::string>> key;
     for (const auto& param : c->parsed.params) {
-      if (!is_strategy_key(param.first)) {
+      if (in_workload(param.first)) {
         key.push_back(param);
       }
     }
@@ -107,10 +106,11 @@ std::string describe_workload(const Workload& w, const PrimaryMetric& metric,
   const std::string where = w.key.empty() ? std::string("all cases") : join_params(w.key);
   std::string line = fmt::format("{}: ", where);
   if (w.cases.size() == 1) {
-    line += fmt::format("{} {} ({})", short_number(best->median(m)), metric.unit,
-                        strategy_label(*best));
+    const std::string how = strategy_label(*best, w);
+    line += fmt::format("{} {}{}", short_number(best->median(m)), metric.unit,
+                        how.empty() ? "" : " (" + how + ")");
   } else {
-    line += fmt::format("best {} {} {}", strategy_label(*best), short_number(best->median(m)),
+    line += fmt::format("best {} {} {}", strategy_label(*best, w), short_number(best->median(m)),
                         metric.unit);
     const ReportCase* naive = nullptr;
     int naive_points = 0;
@@ -130,7 +130,7 @@ std::string describe_workload(const Workload& w, const PrimaryMetric& metric,
       return metric.better == Better::higher ? ratio : 1 / ratio;
     };
     if (naive != nullptr && naive != best) {
-      line += fmt::format(", {} over {}", times_text(speedup(naive)), strategy_label(*naive));
+      line += fmt::format(", {} over {}", times_text(speedup(naive)), strategy_label(*naive, w));
     } else if (naive == best) {
       const ReportCase* runner_up = nullptr;
       for (const ReportCase* c : w.cases) {
@@ -140,10 +140,10 @@ std::string describe_workload(const Workload& w, const PrimaryMetric& metric,
         }
       }
       line += fmt::format(" (the naive choice; {} over {})", times_text(speedup(runner_up)),
-                          strategy_label(*runner_up));
+                          strategy_label(*runner_up, w));
     } else if (worst != best) {
       line += fmt::format(", {} over the slowest ({})", times_text(speedup(worst)),
-                          strategy_label(*worst));
+                          strategy_label(*worst, w));
     }
   }
   if (const auto link = best->find_median("link_pct")) {
@@ -170,7 +170,17 @@ FamilySummary summarize_family(const std::string& family,
     summary.findings.push_back(fmt::format("no case has a {} value", summary.metric.name));
     return summary;
   }
-  const std::vector<Workload> workloads = group_workloads(measured);
+  std::vector<Workload> workloads =
+      group_workloads(measured, [](const std::string& key) { return !is_strategy_key(key); });
+  // A family that sweeps a key the strategy list does not know (streams, workers, gpus) would
+  // give one workload per case; then everything but size, direction and device is the strategy.
+  const bool all_single = std::all_of(workloads.begin(), workloads.end(),
+                                      [](const Workload& w) { return w.cases.size() == 1; });
+  if (all_single && workloads.size() > 1) {
+    workloads = group_workloads(measured, [](const std::string& key) {
+      return key == "bytes" || key == "dir" || key == "gpu";
+    });
+  }
 
   // Workloads that differ only in size: show the smallest and the largest, and say which
   // strategy wins across all sizes, so the verdict stays short with a full size sweep.
@@ -193,7 +203,7 @@ FamilySummary summarize_family(const std::string& family,
     for (std::size_t i = 0; i < sized.size(); ++i) {
       const ReportCase* best = nullptr;
       const std::string line = describe_workload(*sized[i], summary.metric, best);
-      ++wins[strategy_label(*best)];
+      ++wins[strategy_label(*best, *sized[i])];
       if (sized.size() <= 2 || i == 0 || i + 1 == sized.size()) {
         lines.push_back(line);
       }

@@ -108,8 +108,18 @@ TEST(Summary, UnknownFamiliesGetGenericVerdicts) {
   EXPECT_EQ(summary.families[0].metric.name, "real_time");
   EXPECT_EQ(joined(summary.families[0].findings),
             "size=3: best strategy=alpha 50.0 us, 2.00x over the slowest (strategy=beta)\n");
-  EXPECT_EQ(joined(summary.families[1].findings),
-            "workers=4: 1000 samples/s (pipeline/train/workers=4)\n");
+  EXPECT_EQ(joined(summary.families[1].findings), "workers=4: 1000 samples/s\n");
+}
+
+TEST(Summary, SweepsOverUnlistedKeysCompareTheirValues) {
+  ReportBuilder b("rig", "GPU");
+  for (int streams : {1, 2, 4}) {
+    b.add("h2d/streams/streams=" + std::to_string(streams) + "/bytes=64MiB", "GB_per_s",
+          {streams == 1 ? 12.0 : 24.0});
+  }
+  const RunSummary summary = summarize_report(b.json());
+  EXPECT_EQ(joined(summary.families.at(0).findings),
+            "bytes=64MiB: best streams=2 24.0 GB/s, 2.00x over the slowest (streams=1)\n");
 }
 
 TEST(Summary, RunNotesAndFormatting) {
