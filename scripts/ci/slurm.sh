@@ -163,6 +163,7 @@ timeout 600 sbatch --wait -N 1 --time=10 --output="$work/job2.out" \
   scripts/slurm/h2dbench.sbatch --h2dbench "$h2dbench" --out-dir "$work/reports2" \
   --baseline "$reports/h2d-a.json" --format markdown \
   -- --preset quick --filter host/memcpy >/dev/null || fail "job 2 failed (exit $?)"
+cat "$work/job2.out"
 grep -q "^## h2dbench compare (A is the baseline)" "$work/job2.out" || fail "job 2: no compare"
 grep -q "Cases without a value in every report" "$work/job2.out" ||
   fail "job 2: the host/first_touch cases missing on B are not listed"
