@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "harness/json_fields.hpp"
 #include "harness/report_cases.hpp"
 #include "harness/usage_error.hpp"
 
@@ -16,13 +17,14 @@ namespace {
 
 // Why a family is absent from a report, from its skipped_families list, or empty.
 std::string family_skip_reason(const nlohmann::json& report, const std::string& family) {
-  const auto& context = report["h2dbench"];
-  if (!context.contains("skipped_families") || !context["skipped_families"].is_array()) {
+  const auto context = report.find("h2dbench");
+  if (context == report.end() || !context->is_object() || !context->contains("skipped_families") ||
+      !(*context)["skipped_families"].is_array()) {
     return {};
   }
-  for (const auto& skipped : context["skipped_families"]) {
-    if (skipped.is_object() && skipped.value("family", std::string()) == family) {
-      return skipped.value("reason", std::string("skipped"));
+  for (const auto& skipped : (*context)["skipped_families"]) {
+    if (string_or(skipped, "family", "") == family) {
+      return string_or(skipped, "reason", "skipped");
     }
   }
   return {};

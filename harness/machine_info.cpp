@@ -162,7 +162,8 @@ MachineInfo describe_machine(const nlohmann::json& report) {
   const std::string cores = field(host, "cores");
   info.cpu = or_unknown(cpu.empty() ? cpu : cores.empty() ? cpu : cpu + ", " + cores + " cores");
   info.numa = or_unknown(field(host, "numa_nodes"));
-  if (host.contains("memory_bytes") && host["memory_bytes"].is_number_unsigned()) {
+  if (host.contains("memory_bytes") && host["memory_bytes"].is_number() &&
+      host["memory_bytes"].get<double>() > 0) {
     info.memory = fmt::format("{:.1f} GiB", host["memory_bytes"].get<double>() / (1u << 30));
   } else {
     info.memory = kUnknown;

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "harness/json_fields.hpp"
 #include "harness/statistics.hpp"
 
 namespace h2d {
@@ -32,7 +33,7 @@ double microseconds_per(const std::string& time_unit) {
 
 std::map<std::string, double> numeric_values(const nlohmann::json& entry) {
   std::map<std::string, double> values;
-  const double scale = microseconds_per(entry.value("time_unit", std::string("us")));
+  const double scale = microseconds_per(string_or(entry, "time_unit", "us"));
   for (const auto& [key, value] : entry.items()) {
     if (!value.is_number() || is_bookkeeping(key)) {
       continue;
@@ -44,12 +45,7 @@ std::map<std::string, double> numeric_values(const nlohmann::json& entry) {
 }
 
 std::string run_name_of(const nlohmann::json& entry) {
-  for (const char* key : {"run_name", "name"}) {
-    if (entry.contains(key) && entry[key].is_string()) {
-      return entry[key].get<std::string>();
-    }
-  }
-  return {};
+  return string_or(entry, "run_name", string_or(entry, "name", ""));
 }
 
 }  // namespace
@@ -111,13 +107,14 @@ std::vector<ReportCase> collect_cases(const nlohmann::json& report) {
       cases.push_back(std::move(fresh));
     }
     ReportCase& c = cases[at->second];
-    if (entry.value("error_occurred", false)) {
-      c.error = entry.value("error_message", std::string("error (no message)"));
+    if (bool_or(entry, "error_occurred", false)) {
+      c.error = string_or(entry, "error_message", "error (no message)");
       continue;
     }
-    if (entry.value("run_type", std::string("iteration")) == "aggregate") {
-      aggregates[name][entry.value("aggregate_name", std::string())] = entry;
-      if (entry.contains("repetitions") && entry["repetitions"].is_number()) {
+    if (string_or(entry, "run_type", "iteration") == "aggregate") {
+      aggregates[name][string_or(entry, "aggregate_name", "")] = entry;
+      if (entry.contains("repetitions") && entry["repetitions"].is_number_integer() &&
+          entry["repetitions"].get<long long>() > 0) {
         c.repetitions = std::max(c.repetitions, entry["repetitions"].get<std::size_t>());
       }
       continue;

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "harness/byte_size.hpp"
+#include "harness/json_fields.hpp"
 #include "harness/number_text.hpp"
-#include "harness/statistics.hpp"
 
 namespace h2d {
 namespace {
@@ -241,8 +241,8 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
         names += ", ...";
         break;
       }
-      names += fmt::format("{}{} ({})", shown == 1 ? "" : ", ", item.value("name", "?"),
-                           item.value("reason", "?"));
+      names += fmt::format("{}{} ({})", shown == 1 ? "" : ", ", string_or(item, "name", "?"),
+                           string_or(item, "reason", "?"));
     }
     notes.push_back(
         fmt::format("{} {} case{}: {}", list.size(), what, list.size() == 1 ? "" : "s", names));
@@ -252,7 +252,7 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
   if (context.contains("skipped_families") && context["skipped_families"].is_array()) {
     std::map<std::string, std::vector<std::string>> by_reason;
     for (const auto& skipped : context["skipped_families"]) {
-      by_reason[skipped.value("reason", "?")].push_back(skipped.value("family", "?"));
+      by_reason[string_or(skipped, "reason", "?")].push_back(string_or(skipped, "family", "?"));
     }
     for (const auto& [reason, families] : by_reason) {
       std::string names;

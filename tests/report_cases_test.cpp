@@ -83,6 +83,23 @@ TEST(ReportCases, AggregatesOnlyReportsUseMedianAndStddev) {
   EXPECT_DOUBLE_EQ(cases[0].aggregate_stddev.at("GB_per_s"), 1);
 }
 
+TEST(ReportCases, OddlyTypedFieldsAreToleratedNotFatal) {
+  const auto report = nlohmann::json::parse(R"({"benchmarks": [
+      {"name": 5},
+      "not an object",
+      {"name": "f/a=1", "run_type": 3, "error_occurred": "yes", "time_unit": 7, "real_time": 2,
+       "GB_per_s": 4, "flag": true, "text": "x"},
+      {"name": "f/a=2", "error_occurred": true, "error_message": 12},
+      {"name": "f/a=3", "run_type": "aggregate", "aggregate_name": null, "repetitions": -1}]})");
+  const auto cases = collect_cases(report);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_DOUBLE_EQ(cases[0].median("GB_per_s"), 4);
+  EXPECT_DOUBLE_EQ(cases[0].median("real_time"), 2);
+  EXPECT_FALSE(cases[0].has("flag"));
+  EXPECT_EQ(cases[1].error.value_or(""), "error (no message)");
+  EXPECT_TRUE(cases[2].values.empty());
+}
+
 TEST(BenchmarkJson, NonFiniteNumbersBecomeNull) {
   const auto doc = parse_benchmark_json(
       R"({"a": NaN, "b": -Infinity, "c": Infinity, "d": -NaN, "e": "NaN stays text", "f": 1.5})");
