@@ -14,6 +14,7 @@
 #include "harness/report_file.hpp"
 #include "harness/run_options.hpp"
 #include "harness/run_trace.hpp"
+#include "harness/summary.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -119,6 +120,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   for (const auto& failed : context.outcomes.failed) {
     fmt::print(stderr, "FAILED {}: {}\n", failed.name, failed.reason);
   }
+  fmt::print("{}", format_summary(summarize_report(report)));
   fmt::print("report: {}\n", out);
   return context.outcomes.failed.empty() ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "harness/benchmark_json.hpp"
 #include "harness/capturing_reporter.hpp"
 #include "harness/case_runner.hpp"
 #include "harness/run_options.hpp"
@@ -147,7 +148,7 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
     throw UsageError(
         "no case ran: the --benchmark_filter given matched none of the selected cases");
   }
-  nlohmann::json report = nlohmann::json::parse(reporter.json());
+  nlohmann::json report = parse_benchmark_json(reporter.json());
   strip_timing_suffixes(report);
   return report;
 }

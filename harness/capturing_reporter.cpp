@@ -1,15 +1,6 @@
 #include "harness/capturing_reporter.hpp"
 
-#include <regex>
-
 namespace h2d {
-
-std::string CapturingReporter::json() const {
-  // Google Benchmark writes non-finite counters (the cv of an all-zero counter) as bare NaN or
-  // inf, which is not JSON; they carry no information, so they become null.
-  static const std::regex non_finite(R"((:\s*)-?(nan|NaN|inf|Inf|infinity|Infinity)\b)");
-  return std::regex_replace(json_text_.str(), non_finite, "$1null");
-}
 
 CapturingReporter::CapturingReporter(bool color)
     : console_(color ? benchmark::ConsoleReporter::OO_ColorTabular

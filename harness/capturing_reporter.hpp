@@ -18,9 +18,9 @@ class CapturingReporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
-  // Google Benchmark's JSON document for everything reported so far, with non-finite numbers
-  // written as null so any JSON reader accepts it.
-  std::string json() const;
+  // Google Benchmark's JSON text for everything reported so far. It may hold bare NaN/Infinity:
+  // read it with parse_benchmark_json (harness/benchmark_json.hpp).
+  std::string json() const { return json_text_.str(); }
 
  private:
   benchmark::ConsoleReporter console_;

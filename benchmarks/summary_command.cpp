@@ -1,0 +1,30 @@
+// h2dbench summary: the end-of-run verdict, for a report that already exists.
+
+#include <fmt/format.h>
+
+#include "benchmarks/commands.hpp"
+#include "harness/report_file.hpp"
+#include "harness/summary.hpp"
+#include "harness/usage_error.hpp"
+
+namespace h2d {
+namespace {
+
+int summary_command(const std::vector<std::string>& args, const std::string& /*program*/) {
+  if (args.size() != 1 || args.front().rfind("--", 0) == 0) {
+    throw UsageError("summary takes one report: h2dbench summary REPORT.json");
+  }
+  const Report report = read_report(args.front());
+  fmt::print("{}", format_summary(summarize_report(report.document)));
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command({
+    "summary",
+    "summary REPORT.json",
+    "the verdict of a report: best strategy per workload, speed-ups, warnings",
+    summary_command,
+});
+
+}  // namespace
+}  // namespace h2d

@@ -1,0 +1,36 @@
+#include "harness/number_text.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace h2d {
+
+std::string short_number(double value) {
+  const double magnitude = std::abs(value);
+  if (!std::isfinite(value)) {
+    return fmt::format("{}", value);
+  }
+  if (magnitude == 0) {
+    return "0";
+  }
+  if (magnitude >= 1e9 || magnitude < 1e-4) {
+    return fmt::format("{:.3g}", value);
+  }
+  if (magnitude >= 100) {
+    return fmt::format("{:.0f}", value);
+  }
+  if (magnitude >= 10) {
+    return fmt::format("{:.1f}", value);
+  }
+  if (magnitude >= 1) {
+    return fmt::format("{:.2f}", value);
+  }
+  return fmt::format("{:.3g}", value);
+}
+
+std::string times_text(double ratio) {
+  return fmt::format(ratio >= 10 ? "{:.1f}x" : "{:.2f}x", ratio);
+}
+
+}  // namespace h2d

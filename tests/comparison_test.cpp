@@ -1,0 +1,261 @@
+#include "harness/comparison.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "harness/comparison_format.hpp"
+#include "harness/machine_info.hpp"
+#include "harness/text_table.hpp"
+#include "harness/usage_error.hpp"
+#include "report_builder.hpp"
+
+namespace h2d {
+namespace {
+
+using testing::ReportBuilder;
+
+const std::string kPinned = "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB";
+const std::string kPageable = "h2d/memory/dir=h2d/kind=pageable/mode=sync/bytes=64MiB";
+const std::string kMemcpy = "host/memcpy/threads=1/bytes=64MiB";
+
+// Two different machines: a PCIe gen4 box and a gen5 box, five repetitions each.
+std::vector<Report> two_machines() {
+  ReportBuilder gen4("rig4", "NVIDIA A100-PCIE-40GB");
+  gen4.json()["h2dbench"]["topology"] = {
+      {"gpus", {{{"ordinal", 0}, {"link", {{"generation", 4}, {"width", 16}}}}}}};
+  gen4.add(kPinned, "GB_per_s", {25.0, 25.1, 24.9, 25.2, 25.05}, {{"cv_pct", 1}})
+      .add(kPageable, "GB_per_s", {10.0, 10.2, 9.9, 10.1, 10.0})
+      .add(kMemcpy, "GB_per_s", {8, 8.1, 7.9, 8.05, 8.0});
+  ReportBuilder gen5("rig5", "NVIDIA H100 PCIe");
+  gen5.json()["h2dbench"]["gpus"][0]["link_generation"] = 5;
+  gen5.json()["h2dbench"]["gpus"][0]["link_width"] = 16;
+  gen5.add(kPinned, "GB_per_s", {50.0, 50.2, 49.8, 50.1, 50.3})
+      .add(kPageable, "GB_per_s", {10.1, 9.9, 10.0, 10.2, 9.95})
+      .add(kMemcpy, "GB_per_s", {6, 6.1, 5.9, 6.05, 6.0});
+  return {gen4.report("gen4.json"), gen5.report("gen5.json")};
+}
+
+const ComparedFamily& family(const Comparison& c, const std::string& name) {
+  for (const auto& f : c.families) {
+    if (f.family == name) {
+      return f;
+    }
+  }
+  throw std::runtime_error("no family " + name);
+}
+
+const ComparedCase& row(const ComparedFamily& f, const std::string& name) {
+  for (const auto& r : f.cases) {
+    if (r.name == name) {
+      return r;
+    }
+  }
+  throw std::runtime_error("no case " + name);
+}
+
+TEST(Comparison, DifferentMachinesSideBySideWithVerdicts) {
+  const Comparison c = compare_reports(two_machines(), {});
+  ASSERT_EQ(c.reports.size(), 2u);
+  EXPECT_EQ(c.reports[0].label, "A");
+  EXPECT_EQ(c.reports[1].label, "B");
+  EXPECT_EQ(c.reports[0].machine.link, "PCIe gen4 x16");
+  EXPECT_EQ(c.reports[1].machine.link, "PCIe gen5 x16");
+  EXPECT_EQ(c.reports[1].machine.gpus, "NVIDIA H100 PCIe (cc 9.0)");
+  EXPECT_EQ(c.reports[0].repetitions, 5u);
+
+  const ComparedFamily& memory = family(c, "h2d/memory");
+  EXPECT_EQ(memory.metric.name, "GB_per_s");
+  const ComparedCell& pinned = row(memory, kPinned).cells[1];
+  ASSERT_TRUE(pinned.vs_baseline.has_value());
+  EXPECT_EQ(pinned.vs_baseline->verdict, Verdict::faster);
+  EXPECT_TRUE(pinned.vs_baseline->reliable);
+  EXPECT_NEAR(pinned.vs_baseline->speedup, 50.1 / 25.05, 1e-9);
+  ASSERT_TRUE(pinned.vs_baseline->p_value.has_value());
+  EXPECT_LT(*pinned.vs_baseline->p_value, 0.05);
+  EXPECT_EQ(row(memory, kPageable).cells[1].vs_baseline->verdict, Verdict::same);
+  // Geometric mean of 2.0 and ~1.0.
+  ASSERT_TRUE(memory.geomean_speedup[1].has_value());
+  EXPECT_NEAR(*memory.geomean_speedup[1], std::sqrt(50.1 / 25.05 * 10.0 / 10.0), 1e-3);
+  EXPECT_EQ(memory.geomean_cases[1], 2u);
+  EXPECT_FALSE(memory.geomean_speedup[0].has_value());
+
+  const ComparedCell& memcpy = row(family(c, "host/memcpy"), kMemcpy).cells[1];
+  EXPECT_EQ(memcpy.vs_baseline->verdict, Verdict::slower);
+  EXPECT_EQ(reliable_regressions(c).size(), 1u);
+  EXPECT_NE(reliable_regressions(c)[0].find(kMemcpy), std::string::npos);
+}
+
+TEST(Comparison, MissingCasesAreListedNotDropped) {
+  ReportBuilder gpu("gpubox", "NVIDIA H200");
+  gpu.add(kPinned, "GB_per_s", {50}).add(kMemcpy, "GB_per_s", {8});
+  ReportBuilder cpu("laptop");
+  cpu.add(kMemcpy, "GB_per_s", {7}).add("host/first_touch/dest=fresh/bytes=1MiB", "GB_per_s", {3});
+  cpu.skip_family("h2d/memory", "no usable GPU: no NVIDIA driver is installed");
+  const Comparison c = compare_reports({gpu.report(), cpu.report()}, {});
+  const ComparedCase& pinned = row(family(c, "h2d/memory"), kPinned);
+  EXPECT_FALSE(pinned.in_all());
+  EXPECT_FALSE(pinned.cells[1].present);
+  EXPECT_EQ(pinned.cells[1].problem,
+            "family skipped: no usable GPU: no NVIDIA driver is installed");
+  const ComparedCase& fresh =
+      row(family(c, "host/first_touch"), "host/first_touch/dest=fresh/bytes=1MiB");
+  EXPECT_FALSE(fresh.cells[0].present);
+  EXPECT_EQ(fresh.cells[0].problem, "not in this report");
+  EXPECT_EQ(c.reports[1].machine.gpus, "none (no NVIDIA driver is installed)");
+  EXPECT_EQ(c.reports[1].machine.link, "-");
+
+  const std::string table = format_comparison(c, CompareFormat::table, false);
+  EXPECT_NE(table.find("Cases without a value in every report (2)"), std::string::npos);
+  EXPECT_NE(table.find(kPinned + " (B: family skipped"), std::string::npos);
+  EXPECT_NE(table.find("host/first_touch/dest=fresh/bytes=1MiB (A: not in this report)"),
+            std::string::npos);
+}
+
+TEST(Comparison, FailedCasesShowTheirError) {
+  ReportBuilder a("a");
+  a.add(kPinned, "GB_per_s", {50});
+  ReportBuilder b("b");
+  b.add_error(kPinned, "pinned budget exceeded");
+  const Comparison c = compare_reports({a.report(), b.report()}, {});
+  const ComparedCell& cell = row(family(c, "h2d/memory"), kPinned).cells[1];
+  EXPECT_TRUE(cell.present);
+  EXPECT_FALSE(cell.value.has_value());
+  EXPECT_EQ(cell.problem, "pinned budget exceeded");
+  EXPECT_FALSE(cell.vs_baseline.has_value());
+}
+
+TEST(Comparison, WithoutRepetitionsVerdictsAreUnreliable) {
+  ReportBuilder a("a");
+  a.add(kMemcpy, "GB_per_s", {10});
+  ReportBuilder b("b");
+  b.add(kMemcpy, "GB_per_s", {5});
+  const Comparison c = compare_reports({a.report(), b.report()}, {});
+  const auto& judgement = *row(family(c, "host/memcpy"), kMemcpy).cells[1].vs_baseline;
+  EXPECT_EQ(judgement.verdict, Verdict::slower);
+  EXPECT_FALSE(judgement.reliable);
+  EXPECT_TRUE(reliable_regressions(c).empty());  // --fail-on-regression ignores it
+  const std::string table = format_comparison(c, CompareFormat::table, false);
+  EXPECT_NE(table.find("slower?"), std::string::npos);
+  EXPECT_NE(table.find("unreliable"), std::string::npos);
+}
+
+TEST(Comparison, TimeOnlyFamiliesAreLowerIsBetter) {
+  ReportBuilder a("a");
+  a.add("future/pin_cost/bytes=1MiB", "real_time", {100, 101, 99});
+  ReportBuilder b("b");
+  b.add("future/pin_cost/bytes=1MiB", "real_time", {50, 51, 49});
+  // The builder writes real_time 100 for every entry; the metric values above replace it.
+  const Comparison c = compare_reports({a.report(), b.report()}, {});
+  const ComparedFamily& f = family(c, "future/pin_cost");
+  EXPECT_EQ(f.metric.name, "real_time");
+  EXPECT_EQ(f.metric.better, Better::lower);
+  const auto& judgement = *f.cases[0].cells[1].vs_baseline;
+  EXPECT_EQ(judgement.verdict, Verdict::faster);
+  EXPECT_NEAR(judgement.speedup, 2.0, 1e-9);
+}
+
+TEST(Comparison, FilterAndItsErrors) {
+  const auto reports = two_machines();
+  CompareOptions options;
+  options.filter = "kind=pinned";
+  const Comparison c = compare_reports(reports, options);
+  ASSERT_EQ(c.families.size(), 1u);
+  ASSERT_EQ(c.families[0].cases.size(), 1u);
+  options.filter = "(";
+  EXPECT_THROW(compare_reports(reports, options), UsageError);
+  options.filter = "nothing-matches";
+  EXPECT_THROW(compare_reports(reports, options), UsageError);
+}
+
+TEST(ComparisonFormat, EveryFormatCarriesTheVerdicts) {
+  const Comparison c = compare_reports(two_machines(), {});
+  const std::string table = format_comparison(c, CompareFormat::table, false);
+  EXPECT_NE(table.find("PCIe gen4 x16"), std::string::npos);
+  EXPECT_NE(table.find("faster p="), std::string::npos);
+  EXPECT_NE(table.find("geomean"), std::string::npos);
+  EXPECT_EQ(table.find("\033["), std::string::npos);  // no colour when not asked
+  EXPECT_NE(format_comparison(c, CompareFormat::table, true).find("\033["), std::string::npos);
+
+  const std::string markdown = format_comparison(c, CompareFormat::markdown, false);
+  EXPECT_NE(markdown.find("### h2d/memory (GB/s, higher is better)"), std::string::npos);
+  EXPECT_NE(markdown.find("| **link** | PCIe gen4 x16 | PCIe gen5 x16 |"), std::string::npos);
+
+  const std::string csv = format_comparison(c, CompareFormat::csv, false);
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("family,case,metric,better,label,host,value", 0), 0u);
+  std::size_t rows = 0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 14) << line;
+  }
+  EXPECT_EQ(rows, 6u);  // 3 cases x 2 reports
+
+  const auto json = nlohmann::json::parse(format_comparison(c, CompareFormat::json, false));
+  EXPECT_EQ(json["baseline"], "A");
+  EXPECT_EQ(json["reports"][1]["machine"]["link"], "PCIe gen5 x16");
+  EXPECT_EQ(json["regressions"].size(), 1u);
+  bool found = false;
+  for (const auto& f : json["families"]) {
+    for (const auto& k : f["cases"]) {
+      if (k["name"] == kPinned) {
+        EXPECT_EQ(k["cells"][1]["verdict"], "faster");
+        EXPECT_EQ(k["cells"][1]["reliable"], true);
+        found = true;
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_THROW(parse_compare_format("xml"), UsageError);
+}
+
+TEST(ComparisonFormat, TableColumnsAlign) {
+  const Comparison c = compare_reports(two_machines(), {});
+  const std::string table = format_comparison(c, CompareFormat::table, false);
+  // In the h2d/memory section every row is as wide as its dashed rule (the last column is
+  // left-aligned and not padded, so rows may be shorter, never longer).
+  std::istringstream lines(table.substr(table.find("h2d/memory (")));
+  std::string heading;
+  std::string header;
+  std::string rule;
+  std::getline(lines, heading);
+  std::getline(lines, header);
+  std::getline(lines, rule);
+  ASSERT_EQ(rule.find_first_not_of('-'), std::string::npos);
+  // The verdict column starts at the same character (not byte: values carry '±') in every row.
+  const std::size_t verdict_column = display_width(header.substr(0, header.find("verdict")));
+  for (int i = 0; i < 2; ++i) {
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_LE(display_width(line), rule.size());
+    std::size_t at = line.find("faster");
+    if (at == std::string::npos) {
+      at = line.find("same");
+    }
+    ASSERT_NE(at, std::string::npos) << line;
+    EXPECT_EQ(display_width(line.substr(0, at)), verdict_column) << line;
+  }
+}
+
+TEST(MachineInfo, LinkFromSeveralShapes) {
+  EXPECT_EQ(describe_link({{"link", {{"generation", 3}, {"width", 8}}}}), "PCIe gen3 x8");
+  EXPECT_EQ(describe_link({{"pcie", {{"current_gen", 4}, {"current_width", 16}}}}),
+            "PCIe gen4 x16");
+  EXPECT_EQ(describe_link({{"current_link_gen", 5}, {"current_link_width", 16}}), "PCIe gen5 x16");
+  EXPECT_EQ(describe_link({{"link",
+                            {{"current", {{"generation", 3}, {"width", 16}}},
+                             {"max", {{"generation", 4}, {"width", 16}}}}}}),
+            "PCIe gen3 x16");
+  EXPECT_EQ(describe_link({{"name", "no link here"}}), "");
+  // A report without an h2dbench context at all still gives a header of dashes.
+  const MachineInfo info = describe_machine(nlohmann::json::object());
+  EXPECT_EQ(info.hostname, "-");
+  EXPECT_EQ(info.link, "-");
+}
+
+}  // namespace
+}  // namespace h2d

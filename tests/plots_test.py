@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Tests of plots/plot_reports.py: real host-only reports from h2dbench, and reports built here
+to cover GPU families, differing machines and bad input. Run by ctest through plots_test.sh,
+which picks a Python that has matplotlib.
+
+    python3 tests/plots_test.py --h2dbench build/ci/h2dbench
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "plots", "plot_reports.py")
+sys.path.insert(0, os.path.join(HERE, "..", "plots"))
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import plot_reports  # noqa: E402
+
+H2DBENCH = None  # set from --h2dbench
+
+
+def labels(fig):
+    """The legend labels of a figure's lines (matplotlib names unlabelled lines '_child...')."""
+    return sorted(line.get_label() for ax in fig.axes for line in ax.get_lines()
+                  if not line.get_label().startswith("_"))
+
+
+def run_script(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True,
+                          check=False)
+
+
+# --- Reports built for tests (test data, never published as results) ---------------------------
+
+def make_report(hostname, gpus=(), topology=None):
+    context = {
+        "schema": 1, "version": "0.1.0", "git_sha": "test",
+        "cuda": {"runtime_version": "12.4", "driver_version": "12.4" if gpus else "none",
+                 "usable": bool(gpus), "unavailable_reason": "" if gpus else "no driver"},
+        "gpus": [{"ordinal": i, "name": name} for i, name in enumerate(gpus)],
+        "host": {"hostname": hostname, "cpu_model": "Test CPU", "cores": 8, "numa_nodes": 1},
+        "run": {"preset": "default"},
+        "skipped_families": [], "skipped_cases": [], "failed_cases": [],
+    }
+    if topology is not None:
+        context["topology"] = topology
+    return {"context": {"host_name": hostname}, "benchmarks": [], "h2dbench": context}
+
+
+def add_case(report, name, counters, repetitions=1):
+    for index in range(repetitions):
+        entry = {"name": name, "run_name": name, "run_type": "iteration",
+                 "repetition_index": index, "repetitions": repetitions, "iterations": 10,
+                 "real_time": 100.0, "cpu_time": 10.0, "time_unit": "us"}
+        entry.update(counters)
+        report["benchmarks"].append(entry)
+
+
+SIZES = {"4KiB": 4096, "1MiB": 1 << 20, "64MiB": 64 << 20}
+
+
+def gpu_machine(hostname, peak, with_link_pct):
+    """A GPU machine with every family the figures know: memory, streams, batches, staging,
+    pipeline, multi-GPU. `peak` scales its bandwidth."""
+    topology = None if with_link_pct else {
+        "gpus": [{"ordinal": 0, "link": {"generation": 5, "width": 16, "ceiling_gb_per_s": 58.5}}]}
+    report = make_report(hostname, ["Test GPU"] * 2, topology)
+    for direction in ("h2d", "d2h"):
+        for kind, share in (("pageable", 0.3), ("pinned", 0.9)):
+            for mode in ("sync", "async"):
+                for label, size in SIZES.items():
+                    rate = peak * share * (size / (size + 65536))
+                    counters = {"GB_per_s": rate, "bytes": float(size), "cv_pct": 1.0,
+                                "latency_us": size / rate / 1e3, "host_block_us": 1.0}
+                    if with_link_pct:
+                        counters["link_pct"] = rate / 26.0 * 100
+                    add_case(report, f"h2d/memory/dir={direction}/kind={kind}/mode={mode}/"
+                                     f"bytes={label}", counters)
+    for streams in (1, 2, 4):
+        add_case(report, f"h2d/streams/kind=pinned/streams={streams}/bytes=64MiB",
+                 {"GB_per_s": peak * min(1.0, 0.5 * streams), "streams": float(streams),
+                  "bytes": float(SIZES["64MiB"]), "overlap_pct": 20.0 * streams})
+    for layout in ("tensor", "tuple"):
+        for policy in ("none", "per_member"):
+            for batch in (8, 32, 128):
+                add_case(report, f"batch/transfer/layout={layout}/policy={policy}/batch={batch}",
+                         {"GB_per_s": peak * 0.1 * batch ** 0.3, "batch": float(batch),
+                          "pinned_fraction": 0.0 if policy == "none" else 1.0})
+    for strategy in ("pageable", "pinned", "staged"):
+        for label, size in SIZES.items():
+            add_case(report, f"h2d/staging/strategy={strategy}/bytes={label}",
+                     {"GB_per_s": peak * {"pageable": 0.3, "pinned": 0.9, "staged": 0.7}[strategy],
+                      "bytes": float(size)})
+    for workers in (2, 4):
+        add_case(report, f"pipeline/train/workers={workers}/prefetch=2",
+                 {"samples_per_s": 500.0 * workers * peak / 25, "workers": float(workers)})
+    for gpus in (1, 2):
+        add_case(report, f"h2d/multi/gpus={gpus}/bytes=64MiB",
+                 {"GB_per_s": peak * gpus * 0.8, "gpus": float(gpus),
+                  "bytes": float(SIZES["64MiB"])})
+    return report
+
+
+class BuiltReports(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="h2d_plots_")
+        cls.gen4 = os.path.join(cls.tmp.name, "gen4.json")
+        cls.gen5 = os.path.join(cls.tmp.name, "gen5.json")
+        with open(cls.gen4, "w") as out:
+            json.dump(gpu_machine("rig4", 25.0, with_link_pct=True), out)
+        with open(cls.gen5, "w") as out:
+            json.dump(gpu_machine("rig5", 55.0, with_link_pct=False), out)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def figures(self, *paths):
+        reports = [plot_reports.load_report(p) for p in paths]
+        return plot_reports.build_figures(reports)
+
+    def test_every_gpu_figure_is_drawn_with_its_series(self):
+        figures, notes = self.figures(self.gen4)
+        expected = {"bandwidth_vs_size", "pinned_pageable_ratio", "streams_overlap",
+                    "batch_sweep", "staging_vs_pinned", "pipeline_throughput",
+                    "multi_gpu_scaling"}
+        self.assertTrue(expected <= set(figures), (sorted(figures), notes))
+        bandwidth = labels(figures["bandwidth_vs_size"])
+        for series in ("kind=pageable mode=sync", "kind=pinned mode=async"):
+            self.assertEqual(bandwidth.count(series), 2, bandwidth)  # one per direction panel
+        # The ceiling from link_pct counters: 26 GB/s, drawn on the h2d panel only.
+        self.assertIn("link ceiling: 26.0 GB/s", bandwidth)
+        self.assertEqual(len(figures["bandwidth_vs_size"].axes), 2)
+        self.assertIn("rig4 (2x Test GPU)", figures["bandwidth_vs_size"]._suptitle.get_text())
+        self.assertEqual(labels(figures["pinned_pageable_ratio"]).count("dir=h2d mode=sync"), 1)
+        streams = figures["streams_overlap"]
+        self.assertEqual(len(streams.axes), 2)  # GB/s and overlap_pct
+        self.assertIn("kind=pinned", labels(streams))
+        self.assertEqual(sorted(set(labels(figures["batch_sweep"]))),
+                         ["layout=tensor policy=none", "layout=tensor policy=per_member",
+                          "layout=tuple policy=none", "layout=tuple policy=per_member"])
+        self.assertIn("strategy=staged", labels(figures["staging_vs_pinned"]))
+        self.assertIn("ideal linear scaling", labels(figures["multi_gpu_scaling"]))
+        bars = figures["pipeline_throughput"].axes[0]
+        self.assertEqual(len(bars.patches), 2)
+        for fig in figures.values():
+            matplotlib.pyplot.close(fig)
+
+    def test_machines_overlay_with_a_style_each(self):
+        figures, _ = self.figures(self.gen4, self.gen5)
+        bandwidth = labels(figures["bandwidth_vs_size"])
+        self.assertIn("kind=pinned mode=async [A]", bandwidth)
+        self.assertIn("kind=pinned mode=async [B]", bandwidth)
+        # B's ceiling comes from its topology object.
+        self.assertIn("link ceiling [A]: 26.0 GB/s", bandwidth)
+        self.assertIn("link ceiling [B]: 58.5 GB/s", bandwidth)
+        title = figures["bandwidth_vs_size"]._suptitle.get_text()
+        self.assertIn("[A] rig4", title)
+        self.assertIn("[B] rig5", title)
+        lines = {line.get_label(): line for line in figures["bandwidth_vs_size"].axes[0].get_lines()}
+        self.assertNotEqual(lines["kind=pinned mode=async [A]"].get_linestyle(),
+                            lines["kind=pinned mode=async [B]"].get_linestyle())
+        self.assertEqual(lines["kind=pinned mode=async [A]"].get_color(),
+                         lines["kind=pinned mode=async [B]"].get_color())
+        self.assertEqual(len(figures["pipeline_throughput"].axes[0].patches), 4)
+        for fig in figures.values():
+            matplotlib.pyplot.close(fig)
+
+    def test_missing_cases_on_one_machine_still_draw(self):
+        partial = gpu_machine("partial", 30.0, with_link_pct=True)
+        partial["benchmarks"] = [b for b in partial["benchmarks"]
+                                 if "kind=pageable" not in b["name"]]
+        path = os.path.join(self.tmp.name, "partial.json")
+        with open(path, "w") as out:
+            json.dump(partial, out)
+        figures, _ = self.figures(self.gen4, path)
+        bandwidth = labels(figures["bandwidth_vs_size"])
+        self.assertIn("kind=pageable mode=sync [A]", bandwidth)
+        self.assertNotIn("kind=pageable mode=sync [B]", bandwidth)
+        ratio = labels(figures["pinned_pageable_ratio"])
+        self.assertTrue(all(label.endswith("[A]") for label in ratio), ratio)
+        for fig in figures.values():
+            matplotlib.pyplot.close(fig)
+
+    def test_bad_input_is_a_clear_error(self):
+        missing = os.path.join(self.tmp.name, "nope.json")
+        result = run_script(missing, "-o", self.tmp.name)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn(f"report '{missing}': no such file", result.stderr)
+
+        truncated = os.path.join(self.tmp.name, "truncated.json")
+        with open(self.gen4) as source, open(truncated, "w") as out:
+            out.write(source.read()[:500])
+        result = run_script(truncated, "-o", self.tmp.name)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("perhaps truncated", result.stderr)
+
+        foreign = os.path.join(self.tmp.name, "foreign.json")
+        with open(foreign, "w") as out:
+            json.dump({"context": {}, "benchmarks": []}, out)
+        result = run_script(foreign, "-o", self.tmp.name)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("not from h2dbench", result.stderr)
+
+        nothing = make_report("odd")
+        add_case(nothing, "unknown/family/x=1", {"GB_per_s": 1.0})
+        odd = os.path.join(self.tmp.name, "odd.json")
+        with open(odd, "w") as out:
+            json.dump(nothing, out)
+        result = run_script(odd, "-o", os.path.join(self.tmp.name, "odd_out"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("none of the figures can be drawn", result.stderr)
+        self.assertIn("unknown/family", result.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "odd_out")))
+
+
+@unittest.skipIf(H2DBENCH is None and "--h2dbench" not in sys.argv, "needs --h2dbench")
+class RealHostReports(unittest.TestCase):
+    """The host-only suite, run for real on this machine, then plotted."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="h2d_plots_real_")
+        cls.reports = []
+        for name in ("first", "second"):
+            path = os.path.join(cls.tmp.name, f"{name}.json")
+            run = subprocess.run([H2DBENCH, "--preset", "quick", "--filter", "host/", "--out",
+                                  path], capture_output=True, text=True, check=False)
+            if run.returncode != 0:
+                raise AssertionError(f"h2dbench failed ({run.returncode}):\n{run.stdout}\n"
+                                     f"{run.stderr}")
+            cls.reports.append(path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_rendered_files_exist_and_are_not_empty(self):
+        out = os.path.join(self.tmp.name, "figures")
+        result = run_script(*self.reports, "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for name in ("host_memcpy_threads", "host_first_touch"):
+            for ext in ("png", "svg"):
+                path = os.path.join(out, f"{name}.{ext}")
+                self.assertTrue(os.path.isfile(path), result.stdout)
+                self.assertGreater(os.path.getsize(path), 1000, path)
+        with open(os.path.join(out, "host_first_touch.png"), "rb") as png:
+            self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n")
+        with open(os.path.join(out, "host_memcpy_threads.svg")) as svg:
+            self.assertIn("<svg", svg.read(2000))
+        # GPU figures are skipped with a note on a machine without a GPU.
+        self.assertIn("note: skipped bandwidth_vs_size", result.stdout)
+
+    def test_series_match_the_cases_that_ran(self):
+        reports = [plot_reports.load_report(path) for path in self.reports]
+        with open(self.reports[0]) as handle:
+            names = {b["run_name"] for b in json.load(handle)["benchmarks"]}
+        threads = sorted({n.split("threads=")[1].split("/")[0] for n in names
+                          if n.startswith("host/memcpy/")})
+        figures, _ = plot_reports.build_figures(reports)
+        memcpy = figures["host_memcpy_threads"]
+        by_size = sorted(line.get_label() for line in memcpy.axes[0].get_lines())
+        expected = sorted(f"threads={t} [{m}]" for t in threads for m in "AB")
+        self.assertEqual(by_size, expected)
+        touch = labels(figures["host_first_touch"])
+        self.assertEqual(touch, sorted(f"dest={d} [{m}]" for d in ("fresh", "reused")
+                                       for m in "AB"))
+        for fig in figures.values():
+            matplotlib.pyplot.close(fig)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--h2dbench")
+    known, rest = parser.parse_known_args()
+    H2DBENCH = known.h2dbench
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
