@@ -20,11 +20,12 @@ void device_fill_pattern(void* data, std::size_t bytes, std::uint64_t seed, cons
   stream.synchronize();
 }
 
-std::uint64_t device_checksum(const void* data, std::size_t bytes, const Stream& stream) {
+std::uint64_t device_checksum(const void* data, std::size_t bytes, const Stream& stream,
+                              ChecksumLauncher launcher) {
   ScopedDevice on(stream.device());
   DeviceBuffer result(stream.device(), sizeof(unsigned long long));
   H2D_CUDA_CHECK(cudaMemsetAsync(result.data(), 0, result.size(), stream.get()));
-  H2D_CUDA_CHECK(kernels::launch_checksum(
+  H2D_CUDA_CHECK((launcher != nullptr ? launcher : kernels::launch_checksum)(
       data, bytes, reinterpret_cast<unsigned long long*>(result.data()), stream.get()));
   unsigned long long sum = 0;
   H2D_CUDA_CHECK(

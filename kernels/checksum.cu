@@ -1,6 +1,7 @@
 #include "harness/pattern.hpp"
 #include "kernels/checksum.cuh"
 #include "kernels/launch_status.cuh"
+#include "kernels/warp_sum.cuh"
 
 namespace h2d::kernels {
 namespace {
@@ -15,12 +16,7 @@ __global__ void checksum_kernel(const unsigned char* data, std::size_t bytes,
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     sum += checksum_term(load_word(data, bytes, i), i);
   }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    sum += __shfl_down_sync(0xffffffffu, sum, offset);
-  }
-  if ((threadIdx.x & 31u) == 0) {
-    atomicAdd(result, static_cast<unsigned long long>(sum));
-  }
+  add_warp_sums(result, sum);
 }
 
 }  // namespace

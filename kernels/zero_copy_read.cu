@@ -2,6 +2,7 @@
 
 #include "harness/pattern.hpp"
 #include "kernels/launch_status.cuh"
+#include "kernels/warp_sum.cuh"
 #include "kernels/zero_copy_read.cuh"
 
 namespace h2d::kernels {
@@ -35,12 +36,7 @@ __global__ void read_checksum_kernel(const unsigned char* data, std::size_t byte
   for (std::size_t i = first_word + thread; i < words; i += stride) {
     sum += checksum_term(load_word(data, bytes, i), i);
   }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    sum += __shfl_down_sync(0xffffffffu, sum, offset);
-  }
-  if ((threadIdx.x & 31u) == 0) {
-    atomicAdd(result, static_cast<unsigned long long>(sum));
-  }
+  add_warp_sums(result, sum);
 }
 
 }  // namespace

@@ -18,16 +18,10 @@
 #include "harness/stream_work_timing.hpp"
 #include "harness/verification.hpp"
 #include "kernels/normalize.cuh"
+#include "tests/gpu_test_support.hpp"
 
 namespace h2d {
 namespace {
-
-#define REQUIRE_GPU()                                                             \
-  do {                                                                            \
-    if (!discover_devices().usable()) {                                           \
-      GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason; \
-    }                                                                             \
-  } while (false)
 
 const SampleShape kOdd{3, 33, 47};  // odd sizes: the packed offsets carry padding
 
@@ -85,7 +79,7 @@ double expected_pinned_fraction(BatchLayout layout, PinPolicy policy) {
 }
 
 TEST(BatchGpu, EachPolicyYieldsTheExpectedMemoryKindAndEveryMemberArrives) {
-  REQUIRE_GPU();
+  H2D_REQUIRE_GPU();
   ScopedDevice on(0);
   Rig rig;
   for (BatchLayout layout_kind : all_batch_layouts()) {
@@ -105,7 +99,7 @@ TEST(BatchGpu, EachPolicyYieldsTheExpectedMemoryKindAndEveryMemberArrives) {
 }
 
 TEST(BatchGpu, DeviceBlockEqualsTheHostPackedLayoutByteForByte) {
-  REQUIRE_GPU();
+  H2D_REQUIRE_GPU();
   ScopedDevice on(0);
   Rig rig;
   for (BatchLayout layout_kind : all_batch_layouts()) {
@@ -136,7 +130,7 @@ TEST(BatchGpu, DeviceBlockEqualsTheHostPackedLayoutByteForByte) {
 }
 
 TEST(BatchGpu, PredictOutputComesBackIntoPinnedMemory) {
-  REQUIRE_GPU();
+  H2D_REQUIRE_GPU();
   ScopedDevice on(0);
   Rig rig;
   for (BatchLayout layout_kind : all_batch_layouts()) {
@@ -158,7 +152,7 @@ TEST(BatchGpu, PredictOutputComesBackIntoPinnedMemory) {
 }
 
 TEST(BatchGpu, NormalizeKernelMatchesTheReference) {
-  REQUIRE_GPU();
+  H2D_REQUIRE_GPU();
   ScopedDevice on(0);
   const SampleShape shape{3, 37, 53};
   const std::size_t samples = 2;

@@ -11,6 +11,8 @@
 #include "harness/device.hpp"
 #include "harness/host_threads.hpp"
 #include "harness/report_file.hpp"
+#include "tests/gpu_test_support.hpp"
+#include "tests/process_runner.hpp"
 
 namespace h2d {
 namespace {
@@ -20,8 +22,8 @@ using Runs = std::map<std::string, nlohmann::json>;
 // Runs `h2dbench run --preset quick --filter FILTER EXTRA` and returns the report.
 Report run_report(const std::string& filter, const std::string& tag, const std::string& extra) {
   const std::string out = ::testing::TempDir() + "h2d_batch_" + tag + ".json";
-  const std::string command = std::string(H2D_BINARY_PATH) + " run --preset quick --filter '" +
-                              filter + "' --out " + out + " " + extra + " > " + out + ".log 2>&1";
+  const std::string command = h2d::testing::h2dbench() + " run --preset quick --filter '" + filter +
+                              "' --out " + out + " " + extra + " > " + out + ".log 2>&1";
   EXPECT_EQ(std::system(command.c_str()), 0) << command << " (output in " << out << ".log)";
   return read_report(out);
 }
@@ -68,9 +70,7 @@ TEST(BatchRun, HostFamiliesMeasureEveryCase) {
 }
 
 TEST(BatchRun, GpuFamiliesShowTheSilentNoPinAndVerify) {
-  if (!discover_devices().usable()) {
-    GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason;
-  }
+  H2D_REQUIRE_GPU();
   const Runs runs = run_quick("^h2d/(batch|preprocess)/", "gpu");
   const std::string train = "h2d/batch/task=train/layout=";
   EXPECT_EQ(counter(runs, train + "tuple/pin=requested/batch=16", "pinned_fraction"), 0);
@@ -91,9 +91,7 @@ TEST(BatchRun, GpuFamiliesShowTheSilentNoPinAndVerify) {
 }
 
 TEST(BatchRun, CasesOverThePinnedCapAreSkippedWithTheReason) {
-  if (!discover_devices().usable()) {
-    GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason;
-  }
+  H2D_REQUIRE_GPU();
   const std::string name = "h2d/batch/task=train/layout=tuple/pin=packed/batch=16";
   const Report report = run_report("^" + name + "$", "cap", "--pinned-limit 8MiB");
   const auto& skipped = report.document["h2dbench"]["skipped_cases"];

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "report_builder.hpp"
+#include "tests/process_runner.hpp"
 
 namespace h2d {
 namespace {
@@ -19,7 +20,7 @@ struct Outcome {
 };
 
 Outcome run_h2dbench(const std::string& arguments) {
-  const std::string command = std::string(H2D_BINARY_PATH) + " " + arguments + " 2>&1";
+  const std::string command = h2d::testing::h2dbench() + " " + arguments + " 2>&1";
   Outcome outcome;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {

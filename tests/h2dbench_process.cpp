@@ -1,5 +1,7 @@
 #include "tests/h2dbench_process.hpp"
 
+#include "tests/process_runner.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,14 +12,6 @@
 
 namespace h2d_test {
 
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
 std::filesystem::path scratch_folder(const std::string& name) {
   const std::filesystem::path folder = std::filesystem::temp_directory_path() /
                                        ("h2d_test_" + std::to_string(getpid()) + "_" + name);
@@ -27,24 +21,13 @@ std::filesystem::path scratch_folder(const std::string& name) {
 }
 
 ProcessResult run_shell(const std::string& command) {
-  static std::atomic<int> runs{0};
-  const std::filesystem::path log =
-      std::filesystem::temp_directory_path() /
-      ("h2d_test_" + std::to_string(getpid()) + "_run" + std::to_string(runs++) + ".log");
-  const int status = std::system((command + " > " + shell_quote(log.string()) + " 2>&1").c_str());
-  ProcessResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(log);
-  std::ostringstream text;
-  text << in.rdbuf();
-  result.output = text.str();
-  std::filesystem::remove(log);
-  return result;
+  const h2d::testing::ProcessResult result = h2d::testing::run_process(command);
+  return {result.exit_code, result.output};
 }
 
 ProcessResult run_h2dbench(const std::string& arguments, const std::string& environment) {
-  return run_shell(environment + (environment.empty() ? "" : " ") + shell_quote(H2D_BINARY_PATH) +
-                   " " + arguments);
+  return run_shell(environment + (environment.empty() ? "" : " ") + h2d::testing::h2dbench() + " " +
+                   arguments);
 }
 
 }  // namespace h2d_test

@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/process_runner.hpp"
+
 namespace h2d_test {
 
-// The outcome of running the h2dbench executable (H2D_BINARY_PATH) as a user would.
+// The outcome of running the h2dbench executable (h2d::testing::h2dbench_path()) as a user would.
 struct ProcessResult {
   int exit_code = -1;
   std::string output;  // stdout and stderr together
@@ -21,7 +23,6 @@ ProcessResult run_shell(const std::string& command);
 // A fresh, empty folder for one test's files, removed and re-created on each call.
 std::filesystem::path scratch_folder(const std::string& name);
 
-// Single-quotes `text` for the shell.
-std::string shell_quote(const std::string& text);
+using h2d::testing::shell_quote;
 
 }  // namespace h2d_test

@@ -16,6 +16,7 @@
 #include "harness/nvtx.hpp"
 #include "tests/h2dbench_process.hpp"
 #include "tests/nvtx_recording.hpp"
+#include "tests/process_runner.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ RecordedRun run_under_recorder(const std::string& name, const std::string& extra
   run.process = h2d_test::run_h2dbench(
       "run --preset quick --filter " + h2d_test::shell_quote(host_family_filter()) + " --out " +
           h2d_test::shell_quote(report.string()) + " " + extra,
-      "NVTX_INJECTION64_PATH=" + h2d_test::shell_quote(H2D_NVTX_RECORDER_PATH) +
+      "NVTX_INJECTION64_PATH=" + h2d_test::shell_quote(h2d::testing::nvtx_recorder_path()) +
           " H2D_NVTX_RECORD=" + h2d_test::shell_quote(recording.string()));
   if (run.process.exit_code == 0) {
     run.recording = read_json(recording);

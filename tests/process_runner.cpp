@@ -27,8 +27,33 @@ ProcessResult run_process(const std::string& command_line) {
   return result;
 }
 
+namespace {
+std::string from_environment(const char* name, const char* built) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : built;
+}
+}  // namespace
+
+std::string h2dbench_path() {
+  return from_environment("H2D_BINARY", H2D_BINARY_PATH);
+}
+std::string source_dir() {
+  return from_environment("H2D_SOURCE_DIR", H2D_SOURCE_DIR);
+}
+std::string nvtx_recorder_path() {
+  return from_environment("H2D_NVTX_RECORDER", H2D_NVTX_RECORDER_PATH);
+}
+
 std::string h2dbench() {
-  return std::string("'") + H2D_BINARY_PATH + "'";
+  return shell_quote(h2dbench_path());
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
 }
 
 TempDir::TempDir() {

@@ -12,12 +12,19 @@ struct ProcessResult {
 // Runs a shell command line and collects its output and exit code.
 ProcessResult run_process(const std::string& command_line);
 
-// The h2dbench executable under test, quoted for a shell: $H2D_BINARY when set (a bundle run on
-// another machine), else the one this build made.
+// Paths the tests need, each from an environment variable when set (a bundle run on another
+// machine, see scripts/device-check), else from this build:
+// the h2dbench executable ($H2D_BINARY), the source tree for fixtures, plots and scripts
+// ($H2D_SOURCE_DIR), the NVTX recorder library ($H2D_NVTX_RECORDER).
+std::string h2dbench_path();
+std::string source_dir();
+std::string nvtx_recorder_path();
+
+// h2dbench_path() quoted for a shell.
 std::string h2dbench();
 
-// The source tree (fixtures, plots): $H2D_SOURCE_DIR when set, else this checkout.
-std::string source_dir();
+// Single-quotes `text` for a shell.
+std::string shell_quote(const std::string& text);
 
 // A fresh empty folder under the system temp dir, removed when the object dies.
 class TempDir {

@@ -8,12 +8,13 @@
 #include <string>
 
 #include "tests/h2dbench_process.hpp"
+#include "tests/process_runner.hpp"
 
 namespace {
 
 using h2d_test::shell_quote;
 
-const std::string kScript = std::string(H2D_SOURCE_DIR) + "/scripts/profile";
+const std::string kScript = h2d::testing::source_dir() + "/scripts/profile";
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -53,25 +54,26 @@ TEST(ProfileScript, RunsNsysWithTracesAroundProfileModeNamedAfterTheReport) {
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
   const auto report = folder / "quick-host.json";
   const auto run = h2d_test::run_shell(
-      "env H2D_NSYS=" + shell_quote(fake.string()) + " H2D_BIN=" + shell_quote(H2D_BINARY_PATH) +
-      " " + shell_quote(kScript) + " --preset quick --filter '^host/memcpy/' --out " +
-      shell_quote(report.string()));
+      "env H2D_NSYS=" + shell_quote(fake.string()) +
+      " H2D_BIN=" + shell_quote(h2d::testing::h2dbench_path()) + " " + shell_quote(kScript) +
+      " --preset quick --filter '^host/memcpy/' --out " + shell_quote(report.string()));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string args = read_text(calls);
   EXPECT_EQ(args.rfind("profile\n", 0), 0u) << args;
   EXPECT_NE(args.find("--trace=cuda,nvtx,osrt\n"), std::string::npos) << args;
   const std::string base = (folder / "quick-host").string();
   EXPECT_NE(args.find("--output=" + base + "\n"), std::string::npos) << args;
-  EXPECT_NE(args.find("PROGRAM " + std::string(H2D_BINARY_PATH) + " run --profile"),
+  EXPECT_NE(args.find("PROGRAM " + h2d::testing::h2dbench_path() + " run --profile"),
             std::string::npos)
       << args;
   EXPECT_TRUE(std::filesystem::exists(report)) << "h2dbench ran under the stand-in";
   EXPECT_NE(run.output.find("profile: " + base + ".nsys-rep"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("nsys-ui"), std::string::npos);
 
-  const auto with_trace = h2d_test::run_shell("env H2D_NSYS=" + shell_quote(fake.string()) +
-                                              " H2D_BIN=" + shell_quote(H2D_BINARY_PATH) + " " +
-                                              shell_quote(kScript) + " --trace t.json");
+  const auto with_trace =
+      h2d_test::run_shell("env H2D_NSYS=" + shell_quote(fake.string()) +
+                          " H2D_BIN=" + shell_quote(h2d::testing::h2dbench_path()) + " " +
+                          shell_quote(kScript) + " --trace t.json");
   EXPECT_EQ(with_trace.exit_code, 2);
   EXPECT_NE(with_trace.output.find("use one or the other"), std::string::npos);
 }

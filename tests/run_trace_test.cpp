@@ -23,6 +23,7 @@
 #include "harness/stream.hpp"
 #include "harness/trace_findings.hpp"
 #include "harness/usage_error.hpp"
+#include "tests/gpu_test_support.hpp"
 #include "tests/h2dbench_process.hpp"
 
 namespace {
@@ -34,13 +35,6 @@ nlohmann::json read_json(const std::filesystem::path& path) {
   EXPECT_TRUE(in.good()) << "missing " << path;
   return nlohmann::json::parse(in);
 }
-
-#define H2D_TEST_REQUIRE_GPU()                                                         \
-  do {                                                                                 \
-    if (!h2d::discover_devices().usable()) {                                           \
-      GTEST_SKIP() << "no usable GPU: " << h2d::discover_devices().unavailable_reason; \
-    }                                                                                  \
-  } while (0)
 
 TEST(RunOptions, ProfileAndTraceFlags) {
   const auto profile = h2d::parse_run_options({"--profile"}, false);
@@ -128,7 +122,7 @@ TEST(RunTrace, RefusesTheReportOrAFolderAsTheTrace) {
 // ---- GPU: CUPTI itself, then the whole path through h2dbench ----
 
 TEST(CuptiActivityGpu, RecordsMemoryKindsKernelsAndTheCallingThread) {
-  H2D_TEST_REQUIRE_GPU();
+  H2D_REQUIRE_GPU();
   constexpr std::size_t kBytes = std::size_t{8} << 20;
   const std::string kCase = "test/kind=pinned/mode=async/bytes=8MiB";
   const int device = 0;
@@ -206,7 +200,7 @@ TEST(CuptiActivityGpu, RecordsMemoryKindsKernelsAndTheCallingThread) {
 }
 
 TEST(RunTraceGpu, FlagsPageableAsyncCopiesAndTrustsPinnedOnes) {
-  H2D_TEST_REQUIRE_GPU();
+  H2D_REQUIRE_GPU();
   const auto folder = h2d_test::scratch_folder("trace_gpu");
   const auto trace_path = folder / "gpu.trace.json";
   const auto report_path = folder / "report.json";

@@ -15,18 +15,9 @@
 
 #include "harness/device.hpp"
 #include "harness/family.hpp"
+#include "tests/process_runner.hpp"
 
-#if __has_include("tests/gpu_test_support.hpp")
 #include "tests/gpu_test_support.hpp"
-#endif
-#ifndef H2D_REQUIRE_GPU
-#define H2D_REQUIRE_GPU()                                                                \
-  do {                                                                                   \
-    if (!::h2d::discover_devices().usable()) {                                           \
-      GTEST_SKIP() << "no usable GPU: " << ::h2d::discover_devices().unavailable_reason; \
-    }                                                                                    \
-  } while (false)
-#endif
 
 namespace h2d::test {
 
@@ -73,8 +64,8 @@ inline const Family& find_family(const std::string& name) {
 inline nlohmann::json run_quick(const std::string& filter, const std::string& tag) {
   const std::string out = ::testing::TempDir() + "h2d_" + tag + ".json";
   std::remove(out.c_str());
-  const std::string command = std::string(H2D_BINARY_PATH) + " run --preset quick --filter '" +
-                              filter + "' --out " + out + " > " + out + ".log 2>&1";
+  const std::string command = h2d::testing::h2dbench() + " run --preset quick --filter '" + filter +
+                              "' --out " + out + " > " + out + ".log 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream log(out + ".log");
   const std::string log_text((std::istreambuf_iterator<char>(log)),

@@ -6,6 +6,7 @@
 #include "harness/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
+#include "harness/device_pattern.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/strategy_grids.hpp"
@@ -41,15 +42,7 @@ TEST(ZeroCopyFamily, CasesPairMappedAndCopyPaths) {
 // ------------------------------------------------------------------------------------------
 
 std::uint64_t read_checksum(const void* data, std::size_t bytes, const Stream& stream) {
-  DeviceBuffer result(0, sizeof(unsigned long long));
-  H2D_CUDA_CHECK(cudaMemsetAsync(result.data(), 0, result.size(), stream.get()));
-  H2D_CUDA_CHECK(kernels::launch_read_checksum(
-      data, bytes, reinterpret_cast<unsigned long long*>(result.data()), stream.get()));
-  unsigned long long sum = 0;
-  H2D_CUDA_CHECK(
-      cudaMemcpyAsync(&sum, result.data(), sizeof(sum), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
-  return sum;
+  return device_checksum(data, bytes, stream, kernels::launch_read_checksum);
 }
 
 TEST(ZeroCopyReadGpu, ChecksumMatchesForMappedAndDeviceMemoryAlignedOrNot) {
