@@ -9,12 +9,14 @@
 #include "harness/byte_size.hpp"
 #include "harness/context.hpp"
 #include "harness/device.hpp"
+#include "harness/link_annotation.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/pinned_budget.hpp"
 #include "harness/report_file.hpp"
 #include "harness/run_options.hpp"
 #include "harness/run_trace.hpp"
 #include "harness/summary.hpp"
+#include "harness/topology.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -67,6 +69,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
   context.pinned_limit_bytes = pinned_budget().limit();
 
+  run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
+
   const std::string out = context.options.out.value_or(
       default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
   check_writable(out);
@@ -109,6 +113,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   context.outcomes = case_outcomes();
   report["h2dbench"] = context_to_json(context);
   report["h2dbench"]["run"]["profile"] = context.options.profile;
+  add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
   if (trace) {
     record_trace(*trace, *context.options.trace, context.discovery, report);
   }

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <new>
 
+#include "harness/case_skip.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/pinned_budget.hpp"
@@ -43,6 +44,10 @@ void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
     for (const auto& [key, value] : bench_case.params) {
       state.counters[key] = value;
     }
+  } catch (const CaseSkipped& error) {
+    std::lock_guard<std::mutex> lock(outcomes_mutex());
+    record(outcomes().skipped, bench_case.name, error.what());
+    state.SkipWithError(error.what());
   } catch (const PinnedBudgetExceeded& error) {
     std::lock_guard<std::mutex> lock(outcomes_mutex());
     record(outcomes().skipped, bench_case.name, error.what());
