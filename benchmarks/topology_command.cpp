@@ -87,8 +87,8 @@ int topology_command(const std::vector<std::string>& args, const std::string& /*
                                               : "no usable GPU: " + cuda->unavailable_reason);
     }
   }
-  if (options.export_path) {
-    fmt::print(stderr, "topology written to {}\n", *options.export_path);
+  if (options.export_path && !options.json) {
+    fmt::print("topology written to {}\n", *options.export_path);
   }
   return 0;
 }

@@ -52,13 +52,16 @@ std::string gpu_list(const Topology& topology, const std::vector<int>& indices) 
 
 std::string describe_link(const LinkInfo& link) {
   if (link.rated.known()) {
-    std::string text = to_string(link.rated);
+    std::vector<std::string> asides;
     if (link.current.known() && !(link.current == link.rated)) {
-      text += fmt::format(" (read as {}", to_string(link.current));
-      if (link.max.known()) {
-        text += fmt::format(", max {}", to_string(link.max));
-      }
-      text += ")";
+      asides.push_back("read as " + to_string(link.current));
+    }
+    if (link.max.known() && !(link.max == link.rated)) {
+      asides.push_back("max " + to_string(link.max));
+    }
+    std::string text = to_string(link.rated);
+    for (std::size_t i = 0; i < asides.size(); ++i) {
+      text += (i == 0 ? " (" : ", ") + asides[i] + (i + 1 == asides.size() ? ")" : "");
     }
     return text;
   }
