@@ -1,6 +1,9 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
+
+#include "harness/family.hpp"
 
 namespace h2d {
 
@@ -11,5 +14,9 @@ class CaseSkipped : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// A case that says, in the report's skipped_cases, what a family could not do here and why (e.g.
+// multi/scatter/gpus=several when one GPU is selected): its body throws CaseSkipped(reason).
+BenchmarkCase skipped_case(const std::string& name, const std::string& reason);
 
 }  // namespace h2d

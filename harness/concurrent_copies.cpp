@@ -13,6 +13,12 @@
 
 namespace h2d {
 
+int copies_per_concurrent_window(std::size_t bytes) {
+  constexpr std::size_t kTargetBytes = std::size_t{256} << 20;
+  return static_cast<int>(
+      std::clamp<std::size_t>(kTargetBytes / std::max<std::size_t>(bytes, 1), 1, 16));
+}
+
 ConcurrentCopies::Lane::Lane(const ConcurrentLane& lane)
     : spec(lane), stream(lane.device), start(lane.device), stop(lane.device), latch(lane.device) {}
 

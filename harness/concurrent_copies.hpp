@@ -14,6 +14,11 @@
 
 namespace h2d {
 
+// Copies of `bytes` per lane in one window: ~256 MiB per GPU, so the few microseconds of releasing
+// the latches and waking the threads are lost in it, and at most 16, so the streams' queues stay
+// short behind their latches.
+int copies_per_concurrent_window(std::size_t bytes);
+
 // One GPU's part of a concurrent measurement: the copies it runs each window.
 struct ConcurrentLane {
   int device = 0;

@@ -499,6 +499,11 @@ const GpuTopology* Topology::gpu_by_ordinal(int cuda_ordinal) const {
   return nullptr;
 }
 
+int Topology::numa_node_of(int cuda_ordinal) const {
+  const GpuTopology* gpu = gpu_by_ordinal(cuda_ordinal);
+  return gpu == nullptr ? -1 : gpu->numa_node;
+}
+
 Topology build_topology(const HwlocTopology& hwloc) {
   return Builder(hwloc).build();
 }

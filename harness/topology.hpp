@@ -104,6 +104,8 @@ struct Topology {
 
   const GpuTopology* gpu_by_bus_id(const std::string& bus_id) const;
   const GpuTopology* gpu_by_ordinal(int cuda_ordinal) const;
+  // The NUMA node of the GPU with this CUDA ordinal; -1 when it or its node is not known.
+  int numa_node_of(int cuda_ordinal) const;
   // The link of a GPU (its own, from its node).
   const LinkInfo& link_of(const GpuTopology& gpu) const { return nodes.at(gpu.node).link; }
 };
