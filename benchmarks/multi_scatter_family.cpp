@@ -25,6 +25,7 @@
 #include "harness/event.hpp"
 #include "harness/family.hpp"
 #include "harness/gpu_sets.hpp"
+#include "harness/host_memory.hpp"
 #include "harness/large_transfer_sizes.hpp"
 #include "harness/latch.hpp"
 #include "harness/local_pinned_buffer.hpp"
@@ -144,6 +145,10 @@ class ViaFirstGpu {
         whole_(c.devices[0], c.batch),
         latch_(c.devices[0]),
         received_(c.devices[0]) {
+    ScopedDevice on(c.devices[0]);
+    if (actual_kind(batch.host.data()) != ActualKind::pinned) {
+      throw std::logic_error("the batch is not pinned; its copy cannot wait behind a latch");
+    }
     for (std::size_t k = 0; k < c.devices.size(); ++k) {
       streams_.emplace_back(c.devices[k]);
     }

@@ -108,6 +108,7 @@ ConcurrentTiming ConcurrentCopies::measure() {
           lane->spec.device));
     }
     last = std::max(last, lane->finished);
+    ScopedDevice on(lane->spec.device);
     timing.lane_seconds.push_back(elapsed_ms(lane->start, lane->stop) / 1e3);
   }
   timing.window_seconds = std::chrono::duration<double>(last - released_).count();
