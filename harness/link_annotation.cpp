@@ -69,7 +69,9 @@ double ceiling_for_gpus(const Topology& topology, const std::vector<int>& ordina
 
 std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
                               const std::vector<int>& selected_devices) {
-  static const std::regex per_gpu(R"(gpu(\d+)_GB_per_s)");
+  // <prefix>GB_per_s -> <prefix>link_pct; a gpu<N>_ prefix is GPU N's own figure.
+  static const std::regex bandwidth(R"((.*_)?GB_per_s)");
+  static const std::regex per_gpu(R"(gpu(\d+)_)");
   std::size_t added = 0;
   if (!report.contains("benchmarks") || !report["benchmarks"].is_array()) {
     return added;
@@ -95,15 +97,15 @@ std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
         continue;
       }
       std::smatch match;
-      double ceiling = 0;
-      std::string pct_key;
-      if (key == "GB_per_s") {
-        pct_key = "link_pct";
-        ceiling = ceiling_for_gpus(topology, gpus);
-      } else if (std::regex_match(key, match, per_gpu)) {
-        pct_key = fmt::format("gpu{}_link_pct", match[1].str());
-        ceiling = ceiling_for_gpus(topology, {std::stoi(match[1].str())});
+      if (!std::regex_match(key, match, bandwidth)) {
+        continue;
       }
+      const std::string prefix = match[1].str();
+      const std::string pct_key = prefix + "link_pct";
+      std::smatch gpu;
+      const double ceiling = std::regex_match(prefix, gpu, per_gpu)
+                                 ? ceiling_for_gpus(topology, {std::stoi(gpu[1].str())})
+                                 : ceiling_for_gpus(topology, gpus);
       if (ceiling > 0 && !entry.contains(pct_key)) {
         additions.emplace_back(pct_key, link_pct(value.get<double>(), ceiling));
       }

@@ -24,10 +24,11 @@ std::vector<int> case_gpus(const std::string& run_name, const std::vector<int>& 
 // GPU is not in the topology or its link is unknown.
 double ceiling_for_gpus(const Topology& topology, const std::vector<int>& ordinals);
 
-// For each benchmark entry of a link-bound family that ran without error: GB_per_s gets link_pct
-// against the ceiling of the GPUs the case ran on, and gpu<N>_GB_per_s gets gpu<N>_link_pct
-// against GPU N's own link. A link_pct a family wrote itself stays; "cv" aggregates, which are
-// ratios, get none. Returns how many counters were added.
+// For each benchmark entry of a link-bound family that ran without error, every bandwidth counter
+// <prefix>GB_per_s gets <prefix>link_pct: GB_per_s -> link_pct, d2h_GB_per_s -> d2h_link_pct,
+// against the ceiling of the GPUs the case ran on; gpu<N>_GB_per_s -> gpu<N>_link_pct against
+// GPU N's own link. A link_pct a family wrote itself stays; "cv" aggregates, which are ratios, get
+// none. Returns how many counters were added.
 std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
                               const std::vector<int>& selected_devices);
 

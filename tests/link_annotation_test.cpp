@@ -46,6 +46,8 @@ TEST(LinkAnnotation, EveryBandwidthCounterGetsItsShareOfTheLink) {
   list.push_back(cv);  // 2
   nlohmann::json concurrent = entry("multi/h2d_concurrent/gpus=0,1,2/set=first/bytes=64MiB", 13.0);
   concurrent["gpu1_GB_per_s"] = 4.5;
+  concurrent["sum_gpu_GB_per_s"] = 14.0;
+  concurrent["window_us"] = 1000.0;
   list.push_back(concurrent);                                       // 3
   list.push_back(entry("host/memcpy/threads=1/bytes=64MiB", 9.0));  // 4
   nlohmann::json failed = entry("h2d/memory/gpu=1/dir=h2d/bytes=64MiB", 1.0);
@@ -59,7 +61,11 @@ TEST(LinkAnnotation, EveryBandwidthCounterGetsItsShareOfTheLink) {
   list.push_back(entry("h2d/other/gpu=all/bytes=64MiB", 5.0));                     // 9
   list.push_back(entry("h2d/memory/gpu=9/dir=h2d/bytes=64MiB", 5.0));  // 10: no such GPU
 
-  EXPECT_EQ(annotate_link_pct(report, t, {0}), 6u);
+  list[0]["d2h_GB_per_s"] = 11.0;
+  EXPECT_EQ(annotate_link_pct(report, t, {0}), 8u);
+  EXPECT_NEAR(list[0]["d2h_link_pct"].get<double>(), 100 * 11.0 / x16, 1e-9);
+  EXPECT_NEAR(list[3]["sum_gpu_link_pct"].get<double>(), 100 * 14.0 / x16, 1e-9);
+  EXPECT_FALSE(list[3].contains("window_link_pct"));
   EXPECT_NEAR(list[0]["link_pct"].get<double>(), 100 * 12.0 / x16, 1e-9);
   EXPECT_NEAR(list[1]["link_pct"].get<double>(), 100 * 12.5 / x16, 1e-9);
   EXPECT_FALSE(list[2].contains("link_pct"));

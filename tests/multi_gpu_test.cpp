@@ -2,10 +2,7 @@
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -22,13 +19,8 @@
 #include "harness/peer_access.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/topology.hpp"
-
-#define H2D_REQUIRE_GPU_HERE()                                                         \
-  do {                                                                                 \
-    if (!h2d::discover_devices().usable()) {                                           \
-      GTEST_SKIP() << "no usable GPU: " << h2d::discover_devices().unavailable_reason; \
-    }                                                                                  \
-  } while (false)
+#include "tests/gpu_test_support.hpp"
+#include "tests/h2dbench_process.hpp"
 
 namespace h2d {
 namespace {
@@ -36,7 +28,7 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 TEST(MultiGpu, ConcurrentWindowCoversEveryGpusOwnSpan) {
-  H2D_REQUIRE_GPU_HERE();
+  H2D_REQUIRE_GPU();
   const std::size_t bytes = 16 * kMiB;
   std::vector<std::unique_ptr<LocalPinnedBuffer>> hosts;
   std::vector<DeviceBuffer> buffers;
@@ -72,7 +64,7 @@ TEST(MultiGpu, ConcurrentWindowCoversEveryGpusOwnSpan) {
 }
 
 TEST(MultiGpu, ConcurrentCopiesRefusePageableMemory) {
-  H2D_REQUIRE_GPU_HERE();
+  H2D_REQUIRE_GPU();
   HostBuffer pageable(HostKind::pageable, kMiB);
   DeviceBuffer device(0, kMiB);
   CopyJob job;
@@ -83,7 +75,7 @@ TEST(MultiGpu, ConcurrentCopiesRefusePageableMemory) {
 }
 
 TEST(MultiGpu, NumaBufferIsPinnedOnItsNode) {
-  H2D_REQUIRE_GPU_HERE();
+  H2D_REQUIRE_GPU();
   const int node = std::max(0, run_topology().numa_node_of(0));
   if (const std::string why = numa_placement_unavailable(node); !why.empty()) {
     GTEST_SKIP() << why;
@@ -101,7 +93,7 @@ TEST(MultiGpu, NumaBufferIsPinnedOnItsNode) {
 }
 
 TEST(MultiGpu, UnplacedBufferFallsBackToPortablePinned) {
-  H2D_REQUIRE_GPU_HERE();
+  H2D_REQUIRE_GPU();
   LocalPinnedBuffer buffer(kMiB, -1);
   EXPECT_FALSE(buffer.numa_placed());
   EXPECT_FALSE(buffer.why_not_placed().empty());
@@ -110,7 +102,7 @@ TEST(MultiGpu, UnplacedBufferFallsBackToPortablePinned) {
 }
 
 TEST(MultiGpu, PeerAccessBetweenTwoGpus) {
-  H2D_REQUIRE_GPU_HERE();
+  H2D_REQUIRE_GPU();
   if (discover_devices().devices.size() < 2) {
     GTEST_SKIP() << "needs 2 GPUs; " << discover_devices().devices.size() << " here";
   }
@@ -127,18 +119,17 @@ TEST(MultiGpu, PeerAccessBetweenTwoGpus) {
 // The quick multi-GPU run end to end: a report with the topology, link_pct on what ran, and the
 // reason for what could not.
 TEST(MultiGpu, QuickRunReportsLinkPercentAndSkips) {
-  H2D_REQUIRE_GPU_HERE();
-  const std::filesystem::path out = std::filesystem::temp_directory_path() /
-                                    ("h2d_multi_" + std::to_string(::getpid()) + ".json");
-  const std::string command =
-      "'" + std::string(H2D_BINARY_PATH) +
-      "' run --preset quick --devices all --filter "
-      "'^(multi/|h2d/memory/.*kind=pinned/mode=async/bytes=64MiB)' --out '" +
-      out.string() + "' > /dev/null 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0);
+  H2D_REQUIRE_GPU();
+  const std::filesystem::path folder = h2d_test::scratch_folder("multi_quick");
+  const std::filesystem::path out = folder / "report.json";
+  const auto run = h2d_test::run_h2dbench(
+      "run --preset quick --devices all --filter "
+      "'^(multi/|h2d/memory/.*kind=pinned/mode=async/bytes=64MiB)' --out " +
+      h2d_test::shell_quote(out.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
   std::ifstream file(out);
   const nlohmann::json report = nlohmann::json::parse(file);
-  std::filesystem::remove(out);
+  std::filesystem::remove_all(folder);
   const nlohmann::json& topology = report["h2dbench"]["topology"];
   ASSERT_TRUE(topology.contains("gpus"));
   const bool gpus_in_topology = !topology["gpus"].empty();

@@ -1,42 +1,23 @@
 // `h2dbench topology` end to end: the binary on fixture rigs, on this machine, and on bad input.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/h2dbench_process.hpp"
 #include "tests/topology_fixture.hpp"
 
 namespace h2d {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
+using h2d_test::run_h2dbench;
+using h2d_test::shell_quote;
 
-Result run(const std::string& arguments, const std::string& environment = "") {
-  const std::string command =
-      environment + " '" + std::string(H2D_BINARY_PATH) + "' " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    return result;
-  }
-  std::array<char, 4096> buffer{};
-  std::size_t got = 0;
-  while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    result.output.append(buffer.data(), got);
-  }
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+h2d_test::ProcessResult run(const std::string& arguments, const std::string& environment = "") {
+  return run_h2dbench(arguments, environment);
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -44,8 +25,8 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(TopologyCommand, DescribesTheSixGpuRig) {
-  const Result r =
-      run("topology --xml '" + testing::fixture_path("six_gpu_gen3_two_switches.xml") + "'");
+  const auto r =
+      run("topology --xml " + shell_quote(testing::fixture_path("six_gpu_gen3_two_switches.xml")));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "(hwloc XML, not this machine)")) << r.output;
   EXPECT_TRUE(contains(r.output, "shared by GPU 0, GPU 1, GPU 2")) << r.output;
@@ -56,8 +37,8 @@ TEST(TopologyCommand, DescribesTheSixGpuRig) {
 }
 
 TEST(TopologyCommand, JsonForMachines) {
-  const Result r =
-      run("topology --json --xml=" + testing::fixture_path("dual_socket_eight_gpu_gen4.xml"));
+  const auto r = run("topology --json --xml=" +
+                     shell_quote(testing::fixture_path("dual_socket_eight_gpu_gen4.xml")));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json j = nlohmann::json::parse(r.output);
   ASSERT_EQ(j["gpus"].size(), 8u);
@@ -69,7 +50,7 @@ TEST(TopologyCommand, JsonForMachines) {
 
 TEST(TopologyCommand, ReadsHwlocXmlFile) {
   const std::string path = testing::fixture_path("single_gpu_gen5.xml");
-  const Result r = run("topology --json", "HWLOC_XMLFILE='" + path + "'");
+  const auto r = run("topology --json", "HWLOC_XMLFILE=" + shell_quote(path));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j["source"], path);
@@ -78,20 +59,19 @@ TEST(TopologyCommand, ReadsHwlocXmlFile) {
 }
 
 TEST(TopologyCommand, BadInputIsAClearUsageError) {
-  Result r = run("topology --xml /nonexistent/rig.xml");
+  auto r = run("topology --xml /nonexistent/rig.xml");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.output, "h2dbench: error: --xml '/nonexistent/rig.xml': No such file"))
       << r.output;
-  const std::filesystem::path garbage =
-      std::filesystem::temp_directory_path() / ("h2d_cmd_garbage_" + std::to_string(::getpid()));
+  const std::filesystem::path garbage = h2d_test::scratch_folder("topology_garbage") / "rig.xml";
   std::ofstream(garbage) << "<html>not a topology</html>\n";
-  r = run("topology --xml " + garbage.string());
+  r = run("topology --xml " + shell_quote(garbage.string()));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.output, "is not an hwloc XML topology")) << r.output;
-  r = run("topology", "HWLOC_XMLFILE=" + garbage.string());
+  r = run("topology", "HWLOC_XMLFILE=" + shell_quote(garbage.string()));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.output, "h2dbench: error: HWLOC_XMLFILE")) << r.output;
-  std::filesystem::remove(garbage);
+  std::filesystem::remove_all(garbage.parent_path());
   r = run("topology --xml");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.output, "--xml needs a file name")) << r.output;
@@ -101,19 +81,19 @@ TEST(TopologyCommand, BadInputIsAClearUsageError) {
 }
 
 TEST(TopologyCommand, ThisMachineAndItsExportRoundTrip) {
-  const Result here = run("topology", "env -u HWLOC_XMLFILE");
+  const auto here = run("topology", "env -u HWLOC_XMLFILE");
   ASSERT_EQ(here.exit_code, 0) << here.output;
   EXPECT_TRUE(contains(here.output, "topology of this machine")) << here.output;
   EXPECT_TRUE(contains(here.output, "CUDA: ")) << here.output;
   if (!contains(here.output, " NVIDIA GPU")) {
     EXPECT_TRUE(contains(here.output, "No NVIDIA GPU on this machine's PCI bus")) << here.output;
   }
-  const std::filesystem::path exported = std::filesystem::temp_directory_path() /
-                                         ("h2d_export_" + std::to_string(::getpid()) + ".xml");
-  const Result live = run("topology --json --export " + exported.string(), "env -u HWLOC_XMLFILE");
+  const std::filesystem::path folder = h2d_test::scratch_folder("topology_export");
+  const std::string exported = shell_quote((folder / "here.xml").string());
+  const auto live = run("topology --json --export " + exported, "env -u HWLOC_XMLFILE");
   ASSERT_EQ(live.exit_code, 0) << live.output;
-  const Result back = run("topology --json --xml " + exported.string());
-  std::filesystem::remove(exported);
+  const auto back = run("topology --json --xml " + exported);
+  std::filesystem::remove_all(folder);
   ASSERT_EQ(back.exit_code, 0) << back.output;
   const nlohmann::json before = nlohmann::json::parse(live.output);
   const nlohmann::json after = nlohmann::json::parse(back.output);
