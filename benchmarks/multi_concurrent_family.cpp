@@ -62,11 +62,10 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
     fill_pattern(side->host.data(), c.bytes, kSeed + static_cast<std::uint64_t>(device));
     ScopedDevice on(device);
     // Zeros on the device, a warm-up copy, zeros again: a copy that never happens fails the check.
-    H2D_CUDA_CHECK(cudaMemset(side->buffer.data(), 0, c.bytes));
+    device_zero(side->buffer.data(), c.bytes, side->stream);
     H2D_CUDA_CHECK(
         cudaMemcpy(side->buffer.data(), side->host.data(), c.bytes, cudaMemcpyHostToDevice));
-    H2D_CUDA_CHECK(cudaMemset(side->buffer.data(), 0, c.bytes));
-    H2D_CUDA_CHECK(cudaDeviceSynchronize());
+    device_zero(side->buffer.data(), c.bytes, side->stream);
     CopyJob job;
     job.destination = side->buffer.data();
     job.source = side->host.data();

@@ -54,8 +54,7 @@ void run_numa_case(const NumaCase& c, benchmark::State& state) {
   // happened (or moved zeros) fails verification.
   const auto clear_destination = [&] {
     if (c.direction == Direction::h2d) {
-      H2D_CUDA_CHECK(cudaMemset(device.data(), 0, c.bytes));
-      H2D_CUDA_CHECK(cudaDeviceSynchronize());
+      device_zero(device.data(), c.bytes, stream);
     } else {
       std::memset(host.data(), 0, c.bytes);
     }

@@ -110,9 +110,8 @@ void run_direct(const ScatterCase& c, benchmark::State& state) {
   ConcurrentCopies rig(lanes);
   rig.measure();  // warm-up: first copies pay for mappings the window should not see
   for (std::size_t i = 0; i < c.devices.size(); ++i) {
-    ScopedDevice on(c.devices[i]);  // zeros again: a copy that never happens fails the check
-    H2D_CUDA_CHECK(cudaMemset(slices[i].data(), 0, batch.length(i)));
-    H2D_CUDA_CHECK(cudaDeviceSynchronize());
+    // Zeros again: a copy that never happens fails the check.
+    device_zero(slices[i].data(), batch.length(i), Stream(c.devices[i]));
   }
   setup.reset();
 
@@ -170,13 +169,9 @@ class ViaFirstGpu {
   }
 
   void zero() {
-    ScopedDevice on(c_.devices[0]);
-    H2D_CUDA_CHECK(cudaMemset(whole_.data(), 0, c_.batch));
-    H2D_CUDA_CHECK(cudaDeviceSynchronize());
+    device_zero(whole_.data(), c_.batch, streams_[0]);
     for (std::size_t k = 1; k < c_.devices.size(); ++k) {
-      ScopedDevice peer(c_.devices[k]);
-      H2D_CUDA_CHECK(cudaMemset(slices_[k - 1].data(), 0, batch_.length(k)));
-      H2D_CUDA_CHECK(cudaDeviceSynchronize());
+      device_zero(slices_[k - 1].data(), batch_.length(k), streams_[k]);
     }
   }
 
