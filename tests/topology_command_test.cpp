@@ -108,3 +108,35 @@ TEST(TopologyCommand, ThisMachineAndItsExportRoundTrip) {
 
 }  // namespace
 }  // namespace h2d
+
+namespace h2d {
+namespace {
+
+// A run's report carries the topology, from HWLOC_XMLFILE when it is set; a bad file stops the run
+// before anything is measured.
+TEST(TopologyInReport, RunWritesTheTopologyItUsed) {
+  const std::filesystem::path folder = h2d_test::scratch_folder("topology_report");
+  const std::string out = shell_quote((folder / "report.json").string());
+  const std::string rig =
+      "HWLOC_XMLFILE=" + shell_quote(testing::fixture_path("six_gpu_gen3_two_switches.xml"));
+  const auto ran = run_h2dbench(
+      "run --preset quick --filter '^host/memcpy/threads=1/bytes=1MiB$' --out " + out, rig);
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  std::ifstream file(folder / "report.json");
+  const nlohmann::json report = nlohmann::json::parse(file);
+  const nlohmann::json& topology = report["h2dbench"]["topology"];
+  EXPECT_EQ(topology["gpus"].size(), 6u);
+  EXPECT_EQ(topology["uplink_groups"].size(), 2u);
+  for (const auto& entry : report["benchmarks"]) {
+    EXPECT_FALSE(entry.contains("link_pct")) << "host families are not bound by a GPU's link";
+  }
+  const auto refused = run_h2dbench("run --preset quick --out " + out,
+                                    "HWLOC_XMLFILE=" + shell_quote((folder / "none.xml").string()));
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_TRUE(contains(refused.output, "h2dbench: error: HWLOC_XMLFILE")) << refused.output;
+  EXPECT_FALSE(contains(refused.output, "host/memcpy")) << "nothing is measured first";
+  std::filesystem::remove_all(folder);
+}
+
+}  // namespace
+}  // namespace h2d
