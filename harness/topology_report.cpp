@@ -21,13 +21,15 @@ nlohmann::json index_or_null(int value) {
 }
 
 nlohmann::json link_to_json(const LinkInfo& link) {
+  // gen/width: what the ceiling assumes, the highest generation both ends support at the trained
+  // width (the link under load); current_*: as read, which for an idle GPU is often gen1.
   return {
-      {"gen", int_or_null(link.current.gen)},
-      {"width", int_or_null(link.current.width)},
+      {"gen", int_or_null(link.rated.gen)},
+      {"width", int_or_null(link.rated.width)},
+      {"current_gen", int_or_null(link.current.gen)},
+      {"current_width", int_or_null(link.current.width)},
       {"max_gen", int_or_null(link.max.gen)},
       {"max_width", int_or_null(link.max.width)},
-      {"rated_gen", int_or_null(link.rated.gen)},
-      {"rated_width", int_or_null(link.rated.width)},
       {"hwloc_gb_per_s", number_or_null(link.hwloc_gb_per_s)},
       {"max_payload", int_or_null(link.max_payload)},
       {"max_payload_assumed", link.max_payload_assumed},
@@ -368,9 +370,10 @@ nlohmann::json topology_to_json(const Topology& topology) {
       {"machine", topology.machine},
       {"hwloc_version", HWLOC_VERSION},
       {"ceiling_model",
-       "per direction, decimal GB/s: raw = lane rate after encoding x width (rated: the highest "
-       "generation both ends support, at the trained width); ceiling = raw x MPS/(MPS + TLP "
-       "overhead); link_pct = measured GB/s / ceiling"},
+       "per direction, decimal GB/s: raw = lane rate after encoding x width, for gen/width = the "
+       "highest generation both ends support at the width the link trained to (current_* is the "
+       "link as read; idle GPUs slow it down); ceiling = raw x MPS/(MPS + TLP overhead); "
+       "link_pct = 100 x measured GB/s / ceiling"},
       {"numa_nodes", numa_nodes},
       {"pci_devices", topology.pci_devices},
       {"gpus", gpus},

@@ -55,7 +55,7 @@ TEST(TopologyCommand, ReadsHwlocXmlFile) {
   const nlohmann::json j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j["source"], path);
   ASSERT_EQ(j["gpus"].size(), 1u);
-  EXPECT_EQ(j["gpus"][0]["link"]["rated_gen"], 5);
+  EXPECT_EQ(j["gpus"][0]["link"]["gen"], 5);
 }
 
 TEST(TopologyCommand, BadInputIsAClearUsageError) {

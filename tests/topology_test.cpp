@@ -271,6 +271,8 @@ TEST(TopologyReport, JsonCarriesLinksGroupsAndCeilings) {
   const nlohmann::json j = topology_to_json(load("six_gpu_gen3_two_switches.xml"));
   ASSERT_EQ(j["gpus"].size(), 6u);
   EXPECT_EQ(j["gpus"][4]["link"]["width"], 8);
+  EXPECT_EQ(j["gpus"][2]["link"]["gen"], 3);  // the idle GPU: rated at what it reaches under load
+  EXPECT_EQ(j["gpus"][2]["link"]["current_gen"], 1);
   EXPECT_EQ(j["gpus"][4]["link"]["max_width"], 16);
   EXPECT_NEAR(j["gpus"][4]["link"]["ceiling_gb_per_s"].get<double>(),
               link_ceiling({3, 8}, 256).payload_gb_per_s, 1e-9);
