@@ -20,8 +20,11 @@ hwloc_topology_t init_with_io() {
   if (hwloc_topology_init(&topology) != 0) {
     throw std::runtime_error("hwloc_topology_init failed");
   }
-  // Bridges too, so the chain from each GPU up to its host bridge is there.
+  // Bridges too, so the chain from each GPU up to its host bridge is there. OS devices (disk, NIC,
+  // CUDA/NVML/OpenCL/GL handles) are not needed, and leaving them out keeps hwloc's GPU plugins
+  // from initialising vendor libraries (or probing X displays) inside a benchmark process.
   hwloc_topology_set_io_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_ALL);
+  hwloc_topology_set_type_filter(topology, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_NONE);
   return topology;
 }
 

@@ -47,17 +47,10 @@ PcieReading reading_from_infos(hwloc_obj_t obj) {
   return reading;
 }
 
-// A GPU's model: hwloc's PCI name, or what a CUDA/NVML OS device below it says.
+// A device's name as hwloc's PCI backend found it in the PCI ID database, when it did.
 std::string device_name(hwloc_obj_t obj) {
-  for (hwloc_obj_t child = obj->io_first_child; child != nullptr; child = child->next_sibling) {
-    if (const char* model = hwloc_obj_get_info_by_name(child, "GPUModel")) {
-      return model;
-    }
-  }
-  if (const char* name = hwloc_obj_get_info_by_name(obj, "PCIDevice")) {
-    return name;
-  }
-  return {};
+  const char* name = hwloc_obj_get_info_by_name(obj, "PCIDevice");
+  return name == nullptr ? std::string() : std::string(name);
 }
 
 bool is_port(PciRole role) {

@@ -52,7 +52,7 @@ struct PciNode {
   unsigned vendor_id = 0;
   unsigned device_id = 0;
   unsigned class_id = 0;
-  std::string name;           // hwloc's PCIDevice or GPU model, when it knows one
+  std::string name;           // hwloc's PCIDevice name, when it knows one
   double hwloc_gb_per_s = 0;  // hwloc's linkspeed of this function
   PcieReading reading;        // sysfs and config space, or the XML's PCIe* infos
   int parent = -1;
