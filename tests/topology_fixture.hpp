@@ -7,11 +7,12 @@
 
 #include "harness/device.hpp"
 #include "harness/topology.hpp"
+#include "tests/process_runner.hpp"
 
 namespace h2d::testing {
 
 inline std::string fixture_path(const std::string& name) {
-  return std::string(H2D_SOURCE_DIR) + "/tests/fixtures/" + name;
+  return source_dir() + "/tests/fixtures/" + name;
 }
 
 inline Topology load_fixture(const std::string& name) {

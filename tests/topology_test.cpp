@@ -10,16 +10,17 @@
 
 #include "harness/topology_report.hpp"
 #include "harness/usage_error.hpp"
+#include "tests/topology_fixture.hpp"
 
 namespace h2d {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return std::string(H2D_SOURCE_DIR) + "/tests/fixtures/" + name;
+  return testing::fixture_path(name);
 }
 
 Topology load(const std::string& name) {
-  return build_topology(HwlocTopology::load_xml(fixture(name), "test"));
+  return testing::load_fixture(name);
 }
 
 double gen3_x16() {
