@@ -3,25 +3,24 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
-#include "harness/copy_samples.hpp"
-#include "harness/copy_timing.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/device_pattern.hpp"
-#include "harness/family.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/scoped_device.hpp"
-#include "harness/size_grid.hpp"
-#include "harness/verification.hpp"
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
 
 namespace h2d {
 namespace {
@@ -48,28 +47,8 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   Event start(c.device);
   Event stop(c.device);
   StreamLatch latch(c.device);
-  // The source holds the pattern and the destination zeros, so a copy that never happened (or
-  // moved zeros) fails verification. Pageable pages are touched here, outside timing.
-  if (c.direction == Direction::h2d) {
-    fill_pattern(host.data(), c.bytes, kSeed);
-    device_zero(device.data(), c.bytes, stream);
-  } else {
-    device_fill_pattern(device.data(), c.bytes, kSeed, stream);
-    std::memset(host.data(), 0, c.bytes);
-  }
-  CopyJob job;
-  job.direction = c.direction;
-  job.bytes = c.bytes;
-  job.copies = copies;
-  job.destination = c.direction == Direction::h2d ? static_cast<void*>(device.data()) : host.data();
-  job.source =
-      c.direction == Direction::h2d ? static_cast<const void*>(host.data()) : device.data();
-  H2D_CUDA_CHECK(cudaMemcpy(job.destination, job.source, c.bytes, memcpy_kind(c.direction)));
-  if (c.direction == Direction::h2d) {
-    device_zero(device.data(), c.bytes, stream);  // the warm-up must not mask a miss
-  } else {
-    std::memset(host.data(), 0, c.bytes);
-  }
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kSeed, stream);
+  const CopyJob& job = copy.job();
   setup.reset();
 
   const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind);
@@ -82,13 +61,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
     samples.add(timing);
   }
 
-  {
-    NvtxRange verify(NvtxCategory::verify, "checksum");
-    const std::uint64_t actual = c.direction == Direction::h2d
-                                     ? device_checksum(device.data(), c.bytes, stream)
-                                     : host_checksum(host.data(), c.bytes);
-    verify_checksum(actual, expected_checksum(c.bytes, kSeed), "data that arrived");
-  }
+  copy.verify();
   samples.write_counters(state);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
                           static_cast<std::int64_t>(c.bytes));

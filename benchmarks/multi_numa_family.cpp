@@ -6,26 +6,25 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/case_name.hpp"
-#include "harness/case_skip.hpp"
-#include "harness/checksum.hpp"
-#include "harness/copy_samples.hpp"
-#include "harness/copy_timing.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/device_pattern.hpp"
-#include "harness/family.hpp"
-#include "harness/large_transfer_sizes.hpp"
-#include "harness/numa_host_buffer.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/scoped_device.hpp"
-#include "harness/topology.hpp"
-#include "harness/verification.hpp"
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
+hecksum.hpp"/d
 
 namespace h2d {
 namespace {
@@ -50,30 +49,8 @@ void run_numa_case(const NumaCase& c, benchmark::State& state) {
   Event start(c.device);
   Event stop(c.device);
   StreamLatch latch(c.device);
-  // Pattern at the source, zeros at the destination, warm-up, zeros again: a copy that never
-  // happened (or moved zeros) fails verification.
-  const auto clear_destination = [&] {
-    if (c.direction == Direction::h2d) {
-      device_zero(device.data(), c.bytes, stream);
-    } else {
-      std::memset(host.data(), 0, c.bytes);
-    }
-  };
-  if (c.direction == Direction::h2d) {
-    fill_pattern(host.data(), c.bytes, kSeed);
-  } else {
-    device_fill_pattern(device.data(), c.bytes, kSeed, stream);
-  }
-  clear_destination();
-  CopyJob job;
-  job.direction = c.direction;
-  job.bytes = c.bytes;
-  job.copies = copies;
-  job.destination = c.direction == Direction::h2d ? static_cast<void*>(device.data()) : host.data();
-  job.source =
-      c.direction == Direction::h2d ? static_cast<const void*>(host.data()) : device.data();
-  H2D_CUDA_CHECK(cudaMemcpy(job.destination, job.source, c.bytes, memcpy_kind(c.direction)));
-  clear_destination();
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kSeed, stream);
+  const CopyJob& job = copy.job();
   setup.reset();
 
   CopySamples samples(c.bytes, copies);
@@ -82,13 +59,7 @@ void run_numa_case(const NumaCase& c, benchmark::State& state) {
     state.SetIterationTime(timing.seconds);
     samples.add(timing);
   }
-  {
-    NvtxRange verify(NvtxCategory::verify, "checksum");
-    const std::uint64_t actual = c.direction == Direction::h2d
-                                     ? device_checksum(device.data(), c.bytes, stream)
-                                     : host_checksum(host.data(), c.bytes);
-    verify_checksum(actual, expected_checksum(c.bytes, kSeed), "data that arrived");
-  }
+  copy.verify();
   samples.write_counters(state);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
                           static_cast<std::int64_t>(c.bytes));
