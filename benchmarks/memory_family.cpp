@@ -7,20 +7,17 @@
 #include <string>
 #include <vector>
 
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
+#include "harness/byte_size.hpp"
+#include "harness/case_name.hpp"
+#include "harness/copy_samples.hpp"
+#include "harness/copy_timing.hpp"
+#include "harness/device_buffer.hpp"
+#include "harness/family.hpp"
+#include "harness/host_memory.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/scoped_device.hpp"
+#include "harness/size_grid.hpp"
+#include "harness/verified_copy.hpp"
 
 namespace h2d {
 namespace {

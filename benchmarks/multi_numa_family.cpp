@@ -10,21 +10,18 @@
 #include <string>
 #include <vector>
 
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
-hecksum.hpp"/d
+#include "harness/case_name.hpp"
+#include "harness/case_skip.hpp"
+#include "harness/copy_samples.hpp"
+#include "harness/copy_timing.hpp"
+#include "harness/device_buffer.hpp"
+#include "harness/family.hpp"
+#include "harness/large_transfer_sizes.hpp"
+#include "harness/numa_host_buffer.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/scoped_device.hpp"
+#include "harness/topology.hpp"
+#include "harness/verified_copy.hpp"
 
 namespace h2d {
 namespace {
