@@ -32,9 +32,12 @@ void print_usage() {
       "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n"
       "  --filter REGEX                only cases whose name matches\n"
       "  --pinned-limit SIZE           cap on pinned host memory (default: half of available)\n"
+      "  --watchdog SECONDS            stop a pipeline case when no batch completes for this "
+      "long (default: 30)\n"
       "  --benchmark_*                 passed to Google Benchmark, e.g. "
       "--benchmark_repetitions=5\n"
-      "\nexit codes: 0 done, 1 a case failed (wrong data or a CUDA error), 2 bad input\n");
+      "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
+      "130 interrupted (Ctrl-C; the report of what completed is written)\n");
 }
 
 const h2d::Command* find_command(const std::string& name) {

@@ -8,7 +8,9 @@
 #include "harness/pinned_budget.hpp"
 #include "harness/report_file.hpp"
 #include "harness/run_options.hpp"
+#include "harness/stop_signal.hpp"
 #include "harness/usage_error.hpp"
+#include "harness/watchdog.hpp"
 
 namespace h2d {
 
@@ -42,6 +44,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     set_pinned_limit(*context.options.pinned_limit);
   }
   context.pinned_limit_bytes = pinned_budget().limit();
+  if (context.options.watchdog_s) {
+    set_watchdog_timeout(Watchdog::Seconds(*context.options.watchdog_s));
+  }
 
   const std::string out = context.options.out.value_or(
       default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
@@ -59,6 +64,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
   announce_devices(plan);
 
+  const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
   nlohmann::json report = run_selection(selection, context.options, program);
   context.outcomes = case_outcomes();
   report["h2dbench"] = context_to_json(context);
@@ -71,12 +77,16 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     fmt::print(stderr, "FAILED {}: {}\n", failed.name, failed.reason);
   }
   fmt::print("report: {}\n", out);
+  if (stop_requested()) {
+    fmt::print(stderr, "h2dbench: interrupted; the report holds the cases that completed\n");
+    return 130;
+  }
   return context.outcomes.failed.empty() ? 0 : 1;
 }
 
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
-    "[--pinned-limit SIZE] [--benchmark_*...]";
+    "[--pinned-limit SIZE] [--watchdog SECONDS] [--benchmark_*...]";
 
 [[maybe_unused]] const bool registered = register_command({
     "run",

@@ -6,6 +6,7 @@
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/pinned_budget.hpp"
+#include "harness/stop_signal.hpp"
 
 namespace h2d {
 namespace {
@@ -37,12 +38,23 @@ bool is_resource_shortage(const CudaError& error) {
 }  // namespace
 
 void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
+  if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
+    static const std::string reason = "not run: the run was interrupted";
+    std::lock_guard<std::mutex> lock(outcomes_mutex());
+    record(outcomes().skipped, bench_case.name, reason);
+    state.SkipWithError(reason.c_str());
+    return;
+  }
   NvtxRange range(NvtxCategory::bench_case, bench_case.name);
   try {
     bench_case.body(state);
     for (const auto& [key, value] : bench_case.params) {
       state.counters[key] = value;
     }
+  } catch (const RunInterrupted& error) {
+    std::lock_guard<std::mutex> lock(outcomes_mutex());
+    record(outcomes().skipped, bench_case.name, error.what());
+    state.SkipWithError(error.what());
   } catch (const PinnedBudgetExceeded& error) {
     std::lock_guard<std::mutex> lock(outcomes_mutex());
     record(outcomes().skipped, bench_case.name, error.what());

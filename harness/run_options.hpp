@@ -17,6 +17,7 @@ struct RunOptions {
   std::optional<std::string> devices;  // --devices LIST, checked by select_devices()
   std::string filter;                  // --filter REGEX over case names
   std::optional<std::size_t> pinned_limit;
+  std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
   std::vector<std::string> benchmark_flags;  // --benchmark_*, passed to Google Benchmark
 };
 
