@@ -79,8 +79,7 @@ SoakOptions parse_soak_options(const std::vector<std::string>& args) {
         }
       } else {
         throw UsageError(fmt::format(
-            "unknown option '{}' for soak (valid: --duration, --watchdog, --seed, --device)",
-            arg));
+            "unknown option '{}' for soak (valid: --duration, --watchdog, --seed, --device)", arg));
       }
     } catch (const std::invalid_argument& error) {
       throw UsageError(fmt::format("{} '{}': {}", flag, value, error.what()));
@@ -110,13 +109,15 @@ PipelineConfig random_config(std::mt19937_64& rng, bool gpu, double watchdog_s) 
   config.pin = pick<PinMode>(rng, {PinMode::none, PinMode::pin_thread, PinMode::pinned_ring});
   config.copy = pick<CopyMode>(rng, {CopyMode::sync, CopyMode::async});
   config.batch_size = between(rng, 1, 32);
-  config.tile = gpu ? pick<std::size_t>(rng, {16, 32, 64, 128}) : pick<std::size_t>(rng, {8, 16, 32, 64});
+  config.tile =
+      gpu ? pick<std::size_t>(rng, {16, 32, 64, 128}) : pick<std::size_t>(rng, {8, 16, 32, 64});
   config.channels = pick<std::size_t>(rng, {1, 3});
   config.sample_us = pick<double>(rng, {0, 0, 20, 100});
   config.compute_us = pick<double>(rng, {0, 50, 200, 1000});
   config.batches = between(rng, 8, 80);
   config.warmup = between(rng, 0, 3);
   config.verify_every = 1;
+  config.slots = pick<std::size_t>(rng, {0, 0, 1, 2, 3});  // few slots: refills wait on fences
   config.seed = rng();
   config.watchdog = std::chrono::duration<double>(watchdog_s);
   return config;
@@ -134,7 +135,9 @@ struct SoakTotals {
   double longest_stall_s = 0;
   std::string longest_stall_config;
 
-  bool clean() const { return checksum_failures == 0 && lost_batches == 0 && stalls == 0 && errors == 0; }
+  bool clean() const {
+    return checksum_failures == 0 && lost_batches == 0 && stalls == 0 && errors == 0;
+  }
 };
 
 // Runs one configuration for one epoch; false when the soak must end (interrupted, CUDA error).
@@ -169,8 +172,8 @@ bool soak_one(const PipelineConfig& config, const DeviceDiscovery& discovery, in
     totals.longest_stall_s = epoch.longest_gap_s;
     totals.longest_stall_config = fmt::format("#{} {}", number, what);
   }
-  std::string outcome = fmt::format("{} batches, longest gap {:.1f} ms", epoch.completed,
-                                    epoch.longest_gap_s * 1e3);
+  std::string outcome =
+      fmt::format("{} batches, longest gap {:.1f} ms", epoch.completed, epoch.longest_gap_s * 1e3);
   if (epoch.checksum_failures > 0 || epoch.lost_batches > 0) {
     outcome += fmt::format("; WRONG DATA: {} checksum failures, {} lost batches; first: {}",
                            epoch.checksum_failures, epoch.lost_batches, epoch.first_failure);
@@ -190,10 +193,10 @@ bool soak_one(const PipelineConfig& config, const DeviceDiscovery& discovery, in
       outcome += "; ERROR: " + epoch.message;
       break;
   }
-  auto* stream = epoch.end == EpochEnd::completed && epoch.checksum_failures == 0 &&
-                         epoch.lost_batches == 0
-                     ? stdout
-                     : stderr;
+  auto* stream =
+      epoch.end == EpochEnd::completed && epoch.checksum_failures == 0 && epoch.lost_batches == 0
+          ? stdout
+          : stderr;
   fmt::print(stream, "[{:7.1f}s] #{} {}: {}\n", elapsed_s, number, what, outcome);
   return epoch.end != EpochEnd::interrupted && epoch.end != EpochEnd::failed;
 }
@@ -217,8 +220,9 @@ int soak_command(const std::vector<std::string>& args, const std::string& /*prog
     fmt::print("h2dbench soak: no usable GPU: {}. Soaking the host-only pipeline instead.\n",
                discovery.unavailable_reason);
   }
-  fmt::print("h2dbench soak: {:g} s of random pipeline configurations on {}, seed {}, watchdog {:g} s\n",
-             options.duration_s, where, options.seed, options.watchdog_s);
+  fmt::print(
+      "h2dbench soak: {:g} s of random pipeline configurations on {}, seed {}, watchdog {:g} s\n",
+      options.duration_s, where, options.seed, options.watchdog_s);
 
   const StopSignalScope stop_on_signal;
   std::mt19937_64 rng(options.seed);
@@ -240,8 +244,8 @@ int soak_command(const std::vector<std::string>& args, const std::string& /*prog
       "  stalls (watchdog {:g} s):     {}\n"
       "  errors:                     {}\n"
       "  longest stall:              {:.1f} ms ({})\n",
-      where, options.seed, clock.seconds(), stop_requested() ? ", interrupted" : "",
-      totals.configs, totals.skipped, totals.batches, totals.checksum_failures, totals.verified,
+      where, options.seed, clock.seconds(), stop_requested() ? ", interrupted" : "", totals.configs,
+      totals.skipped, totals.batches, totals.checksum_failures, totals.verified,
       totals.lost_batches, options.watchdog_s, totals.stalls, totals.errors,
       totals.longest_stall_s * 1e3, totals.longest_stall_config);
   if (!totals.clean()) {

@@ -19,7 +19,8 @@ namespace h2d {
 template <typename T>
 class BoundedQueue {
  public:
-  BoundedQueue(std::string name, std::size_t capacity) : name_(std::move(name)), capacity_(capacity) {
+  BoundedQueue(std::string name, std::size_t capacity)
+      : name_(std::move(name)), capacity_(capacity) {
     if (capacity == 0) {
       throw std::invalid_argument("queue '" + name_ + "' needs a capacity of at least 1");
     }

@@ -17,7 +17,8 @@ double parse_duration_s(std::string_view text) {
         text));
   };
   const std::string word(text);
-  if (word.empty() || !(std::isdigit(static_cast<unsigned char>(word.front())) || word.front() == '.')) {
+  if (word.empty() ||
+      !(std::isdigit(static_cast<unsigned char>(word.front())) || word.front() == '.')) {
     throw invalid();
   }
   char* end = nullptr;

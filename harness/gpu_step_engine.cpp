@@ -56,8 +56,7 @@ GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
       readback_(device) {
   ScopedDevice on(device);
   int multiprocessors = 0;
-  H2D_CUDA_CHECK(
-      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  H2D_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   busy_blocks_ = static_cast<unsigned>(multiprocessors > 0 ? multiprocessors : 1);
   if (config.batch_size > 65535) {
     throw std::invalid_argument("GpuStepEngine: batch size above 65535");
@@ -116,9 +115,9 @@ void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     NvtxRange range(NvtxCategory::verify, "enqueue step outputs");
     auto* sums = reinterpret_cast<unsigned long long*>(lane.buffer.data() + layout_.host_bytes());
     H2D_CUDA_CHECK(cudaMemsetAsync(sums, 0, layout_.ids_bytes(), compute_.get()));
-    H2D_CUDA_CHECK(kernels::launch_segment_checksums(
-        lane.buffer.data(), layout_.sample_bytes, static_cast<unsigned>(layout_.batch_size), sums,
-        compute_.get()));
+    H2D_CUDA_CHECK(kernels::launch_segment_checksums(lane.buffer.data(), layout_.sample_bytes,
+                                                     static_cast<unsigned>(layout_.batch_size),
+                                                     sums, compute_.get()));
     lane.outputs_ready.record(compute_.get());
     H2D_CUDA_CHECK(cudaStreamWaitEvent(readback_.get(), lane.outputs_ready.get(), 0));
     H2D_CUDA_CHECK(cudaMemcpyAsync(lane.readback.data(), lane.buffer.data() + layout_.ids_offset(),

@@ -89,9 +89,9 @@ class EpochRun {
     }
     if (!pageable_.empty()) {
       // Without a pin stage the engine copies straight out of these slots: fence them.
-      pageable_pool_.emplace("pageable slots", pageable_.size(),
-                             config.pin == PinMode::none ? SlotPool::FenceWait(engine_fence)
-                                                         : SlotPool::FenceWait());
+      pageable_pool_.emplace(
+          "pageable slots", pageable_.size(),
+          config.pin == PinMode::none ? SlotPool::FenceWait(engine_fence) : SlotPool::FenceWait());
     }
     if (!ring_.empty()) {
       ring_pool_.emplace("pinned slots", ring_.size(), engine_fence);
@@ -196,7 +196,9 @@ class EpochRun {
     }
   }
 
-  SlotPool& worker_pool() { return config_.pin == PinMode::pinned_ring ? *ring_pool_ : *pageable_pool_; }
+  SlotPool& worker_pool() {
+    return config_.pin == PinMode::pinned_ring ? *ring_pool_ : *pageable_pool_;
+  }
   std::vector<HostBuffer>& worker_buffers() {
     return config_.pin == PinMode::pinned_ring ? ring_ : pageable_;
   }
@@ -254,8 +256,7 @@ class EpochRun {
       const Clock::time_point start = Clock::now();
       run_hook(PipelineStage::worker, batch);
       Ticket ticket{batch, *slot, config_.verifies(batch), {}};
-      if (cancel_.cancelled() ||
-          !produce_batch(worker_buffers()[*slot].data(), ticket, stage)) {
+      if (cancel_.cancelled() || !produce_batch(worker_buffers()[*slot].data(), ticket, stage)) {
         break;
       }
       worker_busy_[index].emplace_back(start, Clock::now());
@@ -395,16 +396,15 @@ class EpochRun {
   // verified) the checksums the workers took.
   void check(const Ticket& ticket, const StepOutputs& outputs) {
     if (seen_[ticket.batch]) {
-      note_failure(lost_,
-                   fmt::format("batch {} went through the step twice", ticket.batch));
+      note_failure(lost_, fmt::format("batch {} went through the step twice", ticket.batch));
     }
     seen_[ticket.batch] = true;
     for (std::size_t i = 0; i < outputs.ids.size(); ++i) {
       if (outputs.ids[i] != sample_id(ticket.batch, i)) {
-        note_failure(lost_, fmt::format("batch {}: sample {} came back with id {}, expected {} "
-                                        "(stale or misplaced data)",
-                                        ticket.batch, i, outputs.ids[i],
-                                        sample_id(ticket.batch, i)));
+        note_failure(lost_,
+                     fmt::format("batch {}: sample {} came back with id {}, expected {} "
+                                 "(stale or misplaced data)",
+                                 ticket.batch, i, outputs.ids[i], sample_id(ticket.batch, i)));
         break;
       }
     }
@@ -430,10 +430,10 @@ class EpochRun {
   // The watchdog's report: what every stage does, the queues and pools, and the likely culprit.
   std::string diagnose(double idle_s) const {
     const std::vector<StageBoard::Entry> stages = board_.snapshot();
-    std::string text = fmt::format("no batch completed for {:.1f} s (watchdog {:g} s), {} of {} "
-                                   "batches done; ",
-                                   idle_s, config_.watchdog.count(), completed_.load(),
-                                   config_.batches);
+    std::string text = fmt::format(
+        "no batch completed for {:.1f} s (watchdog {:g} s), {} of {} "
+        "batches done; ",
+        idle_s, config_.watchdog.count(), completed_.load(), config_.batches);
     if (const StageBoard::Entry* stuck = stuck_stage(stages)) {
       text += fmt::format("stuck stage: '{}' ({}: {}) for {:.1f} s", stuck->name,
                           to_string(stuck->state), stuck->detail, stuck->seconds_in_state);
@@ -442,8 +442,8 @@ class EpochRun {
     }
     text += "; stages:";
     for (const StageBoard::Entry& entry : stages) {
-      text += fmt::format(" {} {} ({}) {:.1f} s;", entry.name, to_string(entry.state),
-                          entry.detail, entry.seconds_in_state);
+      text += fmt::format(" {} {} ({}) {:.1f} s;", entry.name, to_string(entry.state), entry.detail,
+                          entry.seconds_in_state);
     }
     text += " queues:";
     if (collated_) {
@@ -565,20 +565,21 @@ Pipeline::Pipeline(const PipelineConfig& config, StepEngine& engine, PipelineHoo
     : config_(config), engine_(engine), hooks_(std::move(hooks)) {
   validate(config);
   const BatchLayout layout(config);
-  // Enough slots that a stage waits for memory only when the stage after it is full, or when
-  // the copy that last read a slot has not finished yet.
+  // By default, enough slots that a stage waits for memory only when the stage after it is full.
   std::size_t pageable_count = 0;
   std::size_t ring_count = 0;
   switch (config.pin) {
     case PinMode::none:
-      pageable_count = config.workers + config.prefetch + kPipelineLanes;
+      pageable_count =
+          config.slots > 0 ? config.slots : config.workers + config.prefetch + kPipelineLanes;
       break;
     case PinMode::pin_thread:
       pageable_count = config.workers + config.prefetch + 1;
-      ring_count = 1 + config.prefetch + kPipelineLanes;
+      ring_count = config.slots > 0 ? config.slots : 1 + config.prefetch + kPipelineLanes;
       break;
     case PinMode::pinned_ring:
-      ring_count = config.workers + config.prefetch + kPipelineLanes;
+      ring_count =
+          config.slots > 0 ? config.slots : config.workers + config.prefetch + kPipelineLanes;
       break;
   }
   NvtxRange range(NvtxCategory::setup, "allocate pipeline slots");

@@ -36,12 +36,12 @@ std::string_view to_string(EpochEnd end);
 // the last completion. Filled as far as the epoch got, whatever its end.
 struct EpochResult {
   EpochEnd end = EpochEnd::completed;
-  std::string message;       // why it ended early
-  std::exception_ptr error;  // the exception that failed it
+  std::string message;        // why it ended early
+  std::exception_ptr error;   // the exception that failed it
   std::size_t completed = 0;  // batches whose step finished
   std::size_t measured = 0;   // of those, after warm-up (the window's batches)
   double window_s = 0;
-  double longest_gap_s = 0;  // the longest time without a completed batch, start included
+  double longest_gap_s = 0;         // the longest time without a completed batch, start included
   std::vector<double> host_wait_s;  // per measured step: how long it waited for its batch
   double worker_busy_s = 0;         // producing batches, all workers together, in the window
   double pin_busy_s = 0;            // the pin thread copying, in the window

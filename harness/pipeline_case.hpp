@@ -4,7 +4,9 @@
 
 #include <stdexcept>
 
+#include "harness/pipeline.hpp"
 #include "harness/pipeline_config.hpp"
+#include "harness/pipeline_verdict.hpp"
 #include "harness/step_engine.hpp"
 
 namespace h2d {
@@ -14,6 +16,12 @@ class PipelineStalled : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Each stage's busy share of the measured window of `epoch` (or of several epochs added up with
+// add_epoch), for judge_pipeline.
+StageUtilization stage_utilization(const PipelineConfig& config, const EpochResult& epoch);
+// Adds the measurements of `epoch` to `sum`.
+void add_epoch(EpochResult& sum, const EpochResult& epoch);
 
 // Runs one pipeline case under Google Benchmark: each iteration is one epoch, timed over its
 // measured window (manual time). Writes samples_per_s, gpu_busy_pct, bus_busy_pct,

@@ -45,11 +45,14 @@ void validate(const PipelineConfig& config) {
 }
 
 std::string describe(const PipelineConfig& config) {
+  const std::string slots =
+      config.slots > 0 ? fmt::format(" slots={}", config.slots) : std::string();
   return fmt::format(
-      "{} workers={} prefetch={} pin={} copy={} batch={} tile={} sample_us={} compute_us={}",
+      "{} workers={} prefetch={} pin={} copy={} batch={} tile={}x{}x{} sample_us={} "
+      "compute_us={}{}",
       to_string(config.loop), config.workers, config.prefetch, to_string(config.pin),
-      to_string(config.copy), config.batch_size, config.tile, config.sample_us,
-      config.compute_us);
+      to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,
+      config.sample_us, config.compute_us, slots);
 }
 
 }  // namespace h2d

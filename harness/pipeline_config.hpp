@@ -43,11 +43,15 @@ struct PipelineConfig {
   std::size_t batch_size = 32;
   std::size_t tile = 128;
   std::size_t channels = 3;
-  double sample_us = 100;    // CPU time a worker spends per sample (synthesis + normalization)
-  double compute_us = 1000;  // the step's device time per batch (forward/backward stand-in)
-  std::size_t batches = 64;  // per epoch
-  std::size_t warmup = 4;    // first completions of an epoch, not measured
+  double sample_us = 100;        // CPU time a worker spends per sample (synthesis + normalization)
+  double compute_us = 1000;      // the step's device time per batch (forward/backward stand-in)
+  std::size_t batches = 64;      // per epoch
+  std::size_t warmup = 4;        // first completions of an epoch, not measured
   std::size_t verify_every = 8;  // checksum every n-th batch on the device; 1 = every batch
+  // Batch buffers the copies read from (the pinned ring; the pageable slots with pin=none).
+  // 0: enough that no stage waits for one. Fewer bound the pinned memory; then a freed slot is
+  // refilled at once, after the copy that read it has finished.
+  std::size_t slots = 0;
   std::chrono::duration<double> watchdog{30.0};
   std::uint64_t seed = 0x5049504C494E4531ull;  // "PIPLINE1"
 
@@ -76,7 +80,7 @@ struct BatchLayout {
   std::size_t readback_bytes() const { return 2 * ids_bytes(); }
 };
 
-// "train workers=4 prefetch=2 pin=pinned_ring copy=async batch=32 tile=128 sample_us=100
+// "train workers=4 prefetch=2 pin=pinned_ring copy=async batch=32 tile=3x128x128 sample_us=100
 // compute_us=1000": for logs and the soak.
 std::string describe(const PipelineConfig& config);
 

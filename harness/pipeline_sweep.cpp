@@ -57,8 +57,8 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
     c.copy = v.second;
   };
   const std::vector<PinCopy> all_pin_copy{
-      {PinMode::none, CopyMode::sync},       {PinMode::none, CopyMode::async},
-      {PinMode::pin_thread, CopyMode::sync}, {PinMode::pin_thread, CopyMode::async},
+      {PinMode::none, CopyMode::sync},        {PinMode::none, CopyMode::async},
+      {PinMode::pin_thread, CopyMode::sync},  {PinMode::pin_thread, CopyMode::async},
       {PinMode::pinned_ring, CopyMode::sync}, {PinMode::pinned_ring, CopyMode::async}};
   if (preset == Preset::quick) {
     // The baseline, the loader defaults (pageable, blocking copy), the pin thread, and sync.
@@ -82,10 +82,10 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
                           : full    ? std::vector<std::size_t>{1, 2, 4, 8, 16}
                                     : std::vector<std::size_t>{1, 2, 4, 8},
                           [](PipelineConfig& c, std::size_t v) { c.workers = v; });
-  sweep_axis<std::size_t>(configs, base,
-                          full ? std::vector<std::size_t>{1, 2, 4, 8, 16}
-                               : std::vector<std::size_t>{1, 2, 8},
-                          [](PipelineConfig& c, std::size_t v) { c.prefetch = v; });
+  sweep_axis<std::size_t>(
+      configs, base,
+      full ? std::vector<std::size_t>{1, 2, 4, 8, 16} : std::vector<std::size_t>{1, 2, 8},
+      [](PipelineConfig& c, std::size_t v) { c.prefetch = v; });
   if (!host_only) {
     sweep_axis<std::size_t>(configs, base,
                             full ? std::vector<std::size_t>{4, 8, 16, 32, 64, 128}

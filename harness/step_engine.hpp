@@ -12,15 +12,16 @@ namespace h2d {
 
 // One batch handed to the step.
 struct StepJob {
-  std::size_t slot = 0;    // the host slot (see StepEngine::attach) holding the batch
+  std::size_t slot = 0;  // the host slot (see StepEngine::attach) holding the batch
   std::uint64_t batch = 0;
-  bool read_back = false;  // compute per-sample checksums on the device and copy ids + checksums back
+  bool read_back =
+      false;  // compute per-sample checksums on the device and copy ids + checksums back
 };
 
 // What a finished step reports.
 struct StepOutputs {
-  double copy_s = 0;     // the host-to-device copy of the batch
-  double compute_s = 0;  // the step itself
+  double copy_s = 0;                // the host-to-device copy of the batch
+  double compute_s = 0;             // the step itself
   std::vector<std::uint64_t> ids;   // read back from the device (empty unless read_back)
   std::vector<std::uint64_t> sums;  // per-sample checksums computed there (same)
 };

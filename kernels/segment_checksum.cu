@@ -28,9 +28,8 @@ __global__ void segment_checksum_kernel(const unsigned char* data, std::size_t s
 
 }  // namespace
 
-cudaError_t launch_segment_checksums(const void* data, std::size_t segment_bytes,
-                                     unsigned segments, unsigned long long* sums,
-                                     cudaStream_t stream) {
+cudaError_t launch_segment_checksums(const void* data, std::size_t segment_bytes, unsigned segments,
+                                     unsigned long long* sums, cudaStream_t stream) {
   if (segments == 0 || segments > 65535) {
     return cudaErrorInvalidValue;
   }

@@ -10,8 +10,7 @@ namespace h2d::kernels {
 // `segment_bytes` bytes at `data` into sums[segment], which the caller zeroes first: one launch
 // for the per-sample checksums of a whole batch, each equal to host_checksum() of that sample.
 // Asynchronous on `stream`.
-cudaError_t launch_segment_checksums(const void* data, std::size_t segment_bytes,
-                                     unsigned segments, unsigned long long* sums,
-                                     cudaStream_t stream);
+cudaError_t launch_segment_checksums(const void* data, std::size_t segment_bytes, unsigned segments,
+                                     unsigned long long* sums, cudaStream_t stream);
 
 }  // namespace h2d::kernels
