@@ -64,9 +64,12 @@ GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
   lanes_.reserve(kPipelineLanes);
   for (std::size_t i = 0; i < kPipelineLanes; ++i) {
     lanes_.emplace_back(device, layout_);
-    H2D_CUDA_CHECK(cudaMemset(lanes_.back().buffer.data(), 0, layout_.device_bytes()));
+    // On the copy stream, not the legacy one (which our non-blocking streams do not wait for).
+    H2D_CUDA_CHECK(
+        cudaMemsetAsync(lanes_.back().buffer.data(), 0, layout_.device_bytes(), copy_.get()));
     std::memset(lanes_.back().readback.data(), 0, layout_.readback_bytes());
   }
+  copy_.synchronize();
 }
 
 GpuStepEngine::~GpuStepEngine() {

@@ -114,13 +114,16 @@ class EpochRun {
         config_.watchdog,
         [this](WatchdogEvent event, double idle_s) {
           if (event == WatchdogEvent::stalled) {
-            stop(EpochEnd::stalled, diagnose(idle_s));
+            std::string why;
+            try {
+              why = diagnose(idle_s);
+            } catch (...) {  // the watchdog thread must not throw; stopping matters more
+              why = "no batch completed for the watchdog's timeout";
+            }
+            stop(EpochEnd::stalled, std::move(why));
           } else {
             stop(EpochEnd::interrupted,
-                 fmt::format("interrupted{} after {} of {} batches",
-                             stop_signal_number() != 0
-                                 ? fmt::format(" by signal {}", stop_signal_number())
-                                 : std::string(),
+                 fmt::format("interrupted by {} after {} of {} batches", stop_requester(),
                              completed_.load(), config_.batches));
           }
         },
@@ -167,15 +170,21 @@ class EpochRun {
     stop(EpochEnd::failed, describe_error(error));
   }
 
-  // The first reason to stop wins; everything that could block is released.
+  // Records how the epoch ended; the first to call wins. False when it had ended already.
+  bool settle(EpochEnd end, std::string message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (end_) {
+      return false;
+    }
+    end_ = end;
+    message_ = std::move(message);
+    return true;
+  }
+
+  // Ends the epoch early (the first reason wins) and releases everything that could block.
   void stop(EpochEnd end, std::string message) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (end_) {
-        return;
-      }
-      end_ = end;
-      message_ = std::move(message);
+    if (!settle(end, std::move(message))) {
+      return;
     }
     cancel_.cancel();
     ready_.cancel();
@@ -358,6 +367,7 @@ class EpochRun {
       }
     }
     board_.set(step_stage_, StageState::done);
+    settle(EpochEnd::completed, {});  // a watchdog firing during the joins cannot undo this
   }
 
   bool retire(std::size_t lane, std::optional<InFlight>& in_flight) {

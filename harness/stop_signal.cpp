@@ -49,9 +49,15 @@ bool stop_requested() noexcept {
   return g_stop.load() >= 0;
 }
 
-int stop_signal_number() noexcept {
-  const int value = g_stop.load();
-  return value > 0 ? value : 0;
+const char* stop_requester() noexcept {
+  switch (g_stop.load()) {
+    case SIGINT:
+      return "SIGINT (Ctrl-C)";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "a stop request";
+  }
 }
 
 void request_stop() noexcept {

@@ -18,8 +18,8 @@ class StopSignalScope {
 
 // Whether a stop was asked for (by a signal or request_stop()). Lock-free: callable anywhere.
 bool stop_requested() noexcept;
-// The signal that asked, or 0 when request_stop() did.
-int stop_signal_number() noexcept;
+// Who asked: "SIGINT (Ctrl-C)", "SIGTERM", or "a stop request" (request_stop()).
+const char* stop_requester() noexcept;
 void request_stop() noexcept;
 void clear_stop_request() noexcept;
 

@@ -325,7 +325,8 @@ TEST(HostPipeline, InterruptReleasesEveryBlockedStage) {
     interrupter.get();
     clear_stop_request();
     EXPECT_EQ(result.end, EpochEnd::interrupted) << describe_result(result);
-    EXPECT_NE(result.message.find("interrupted after"), std::string::npos) << result.message;
+    EXPECT_NE(result.message.find("interrupted by a stop request after"), std::string::npos)
+        << result.message;
     EXPECT_LT(clock.seconds(), 2.0);
     EXPECT_GE(result.completed, 1u);
     EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
