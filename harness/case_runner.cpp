@@ -39,7 +39,7 @@ bool is_resource_shortage(const CudaError& error) {
 
 void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
   if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
-    static const std::string reason = "not run: the run was interrupted";
+    static const std::string reason = "the run was interrupted before this case completed";
     std::lock_guard<std::mutex> lock(outcomes_mutex());
     record(outcomes().skipped, bench_case.name, reason);
     state.SkipWithError(reason.c_str());
