@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "harness/host_threads.hpp"
 #include "harness/pinned_budget.hpp"
 #include "harness/pipeline.hpp"
+#include "harness/scoped_device.hpp"
 #include "harness/stop_signal.hpp"
 #include "harness/stopwatch.hpp"
 #include "harness/usage_error.hpp"
@@ -33,6 +35,7 @@ struct SoakOptions {
   std::uint64_t seed = 0;
   bool seed_given = false;
   int device = 0;
+  bool device_given = false;
 };
 
 constexpr const char* kSoakUsage =
@@ -77,6 +80,7 @@ SoakOptions parse_soak_options(const std::vector<std::string>& args) {
         if (used != value.size() || options.device < 0) {
           throw std::invalid_argument("not an ordinal");
         }
+        options.device_given = true;
       } else {
         throw UsageError(fmt::format(
             "unknown option '{}' for soak (valid: --duration, --watchdog, --seed, --device)", arg));
@@ -145,10 +149,12 @@ bool soak_one(const PipelineConfig& config, const DeviceDiscovery& discovery, in
               SoakTotals& totals, double elapsed_s) {
   const std::string what = describe(config);
   const std::size_t number = ++totals.configs;
-  std::unique_ptr<StepEngine> engine;
   EpochResult epoch;
   try {
+    std::optional<ScopedDevice> on;  // the pinned ring is allocated for this GPU
+    std::unique_ptr<StepEngine> engine;
     if (discovery.usable()) {
+      on.emplace(device);
       engine = std::make_unique<GpuStepEngine>(device, config);
     } else {
       engine = std::make_unique<HostStepEngine>(config);
@@ -216,6 +222,10 @@ int soak_command(const std::vector<std::string>& args, const std::string& /*prog
     where = fmt::format("GPU {} ({})", options.device,
                         discovery.devices[static_cast<std::size_t>(options.device)].name);
   } else {
+    if (options.device_given) {
+      throw UsageError(fmt::format("--device {}: no usable GPU here: {}", options.device,
+                                   discovery.unavailable_reason));
+    }
     where = "the host-only pipeline (host stand-in for the GPU)";
     fmt::print("h2dbench soak: no usable GPU: {}. Soaking the host-only pipeline instead.\n",
                discovery.unavailable_reason);
