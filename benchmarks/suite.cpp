@@ -8,6 +8,7 @@
 
 #include "harness/capturing_reporter.hpp"
 #include "harness/case_runner.hpp"
+#include "harness/json_non_finite.hpp"
 #include "harness/run_options.hpp"
 #include "harness/usage_error.hpp"
 
@@ -148,7 +149,7 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
     throw UsageError(
         "no case ran: the --benchmark_filter given matched none of the selected cases");
   }
-  nlohmann::json report = nlohmann::json::parse(reporter.json());
+  nlohmann::json report = nlohmann::json::parse(null_non_finite_numbers(reporter.json()));
   strip_timing_suffixes(report);
   return report;
 }

@@ -44,7 +44,6 @@ GpuStepEngine::Lane::Lane(int device, const BatchLayout& layout)
       copy_end(device),
       compute_start(device),
       compute_end(device),
-      outputs_ready(device),
       done(device) {}
 
 GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
@@ -112,17 +111,18 @@ void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     lane.compute_start.record(compute_.get());
     H2D_CUDA_CHECK(kernels::launch_busy(static_cast<std::uint64_t>(config_.compute_us * 1e3),
                                         busy_blocks_, compute_.get()));
+    if (job.read_back) {  // the step's outputs: per-sample checksums next to the ids
+      auto* sums = reinterpret_cast<unsigned long long*>(lane.buffer.data() + layout_.host_bytes());
+      H2D_CUDA_CHECK(cudaMemsetAsync(sums, 0, layout_.ids_bytes(), compute_.get()));
+      H2D_CUDA_CHECK(kernels::launch_segment_checksums(lane.buffer.data(), layout_.sample_bytes,
+                                                       static_cast<unsigned>(layout_.batch_size),
+                                                       sums, compute_.get()));
+    }
     lane.compute_end.record(compute_.get());
   }
   if (job.read_back) {
-    NvtxRange range(NvtxCategory::verify, "enqueue step outputs");
-    auto* sums = reinterpret_cast<unsigned long long*>(lane.buffer.data() + layout_.host_bytes());
-    H2D_CUDA_CHECK(cudaMemsetAsync(sums, 0, layout_.ids_bytes(), compute_.get()));
-    H2D_CUDA_CHECK(kernels::launch_segment_checksums(lane.buffer.data(), layout_.sample_bytes,
-                                                     static_cast<unsigned>(layout_.batch_size),
-                                                     sums, compute_.get()));
-    lane.outputs_ready.record(compute_.get());
-    H2D_CUDA_CHECK(cudaStreamWaitEvent(readback_.get(), lane.outputs_ready.get(), 0));
+    NvtxRange range(NvtxCategory::copy, "enqueue outputs copy", layout_.readback_bytes());
+    H2D_CUDA_CHECK(cudaStreamWaitEvent(readback_.get(), lane.compute_end.get(), 0));
     H2D_CUDA_CHECK(cudaMemcpyAsync(lane.readback.data(), lane.buffer.data() + layout_.ids_offset(),
                                    layout_.readback_bytes(), cudaMemcpyDeviceToHost,
                                    readback_.get()));

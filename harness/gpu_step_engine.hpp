@@ -38,9 +38,8 @@ class GpuStepEngine final : public StepEngine {
     Event copy_start;
     Event copy_end;
     Event compute_start;
-    Event compute_end;
-    Event outputs_ready;
-    Event done;  // everything the lane's step does, read-back included
+    Event compute_end;  // after the busy kernel and, when read back, the checksums
+    Event done;         // everything the lane's step does, read-back included
     bool read_back = false;
   };
 
