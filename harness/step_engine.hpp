@@ -21,7 +21,7 @@ struct StepJob {
 // What a finished step reports.
 struct StepOutputs {
   double copy_s = 0;                // the host-to-device copy of the batch
-  double compute_s = 0;             // the step itself
+  double compute_s = 0;             // the step itself, its outputs (read-back checksums) included
   std::vector<std::uint64_t> ids;   // read back from the device (empty unless read_back)
   std::vector<std::uint64_t> sums;  // per-sample checksums computed there (same)
 };
