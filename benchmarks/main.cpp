@@ -36,9 +36,12 @@ void print_usage() {
       "(scripts/profile)\n"
       "  --trace FILE.json             built-in timeline (Chrome trace JSON) and checks of the\n"
       "                                cases' claims against it; implies --profile\n"
+      "  --watchdog SECONDS            stop a pipeline case when no batch completes for this "
+      "long (default: 30)\n"
       "  --benchmark_*                 passed to Google Benchmark, e.g. "
       "--benchmark_repetitions=5\n"
-      "\nexit codes: 0 done, 1 a case failed (wrong data or a CUDA error), 2 bad input\n");
+      "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
+      "130 interrupted (Ctrl-C; the report of what completed is written)\n");
 }
 
 const h2d::Command* find_command(const std::string& name) {

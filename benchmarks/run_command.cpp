@@ -15,9 +15,11 @@
 #include "harness/report_file.hpp"
 #include "harness/run_options.hpp"
 #include "harness/run_trace.hpp"
+#include "harness/stop_signal.hpp"
 #include "harness/summary.hpp"
 #include "harness/topology.hpp"
 #include "harness/usage_error.hpp"
+#include "harness/watchdog.hpp"
 
 namespace h2d {
 
@@ -68,6 +70,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     set_pinned_limit(*context.options.pinned_limit);
   }
   context.pinned_limit_bytes = pinned_budget().limit();
+  if (context.options.watchdog_s) {
+    set_watchdog_timeout(Watchdog::Seconds(*context.options.watchdog_s));
+  }
 
   run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
 
@@ -109,6 +114,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     fmt::print("h2dbench: --trace: {}\n", trace->note());
   }
 
+  const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
   nlohmann::json report = run_selection(selection, context.options, program);
   context.outcomes = case_outcomes();
   report["h2dbench"] = context_to_json(context);
@@ -127,12 +133,16 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
   fmt::print("{}", format_summary(summarize_report(report)));
   fmt::print("report: {}\n", out);
+  if (stop_requested()) {
+    fmt::print(stderr, "h2dbench: interrupted; the report holds the cases that completed\n");
+    return 130;
+  }
   return context.outcomes.failed.empty() ? 0 : 1;
 }
 
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
-    "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--benchmark_*...]";
+    "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--benchmark_*...]";
 
 [[maybe_unused]] const bool registered = register_command({
     "run",

@@ -2,11 +2,13 @@
 
 #include <mutex>
 #include <new>
+#include <utility>
 
 #include "harness/case_skip.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/pinned_budget.hpp"
+#include "harness/stop_signal.hpp"
 
 namespace h2d {
 namespace {
@@ -31,40 +33,58 @@ void record(std::vector<CaseProblem>& list, const std::string& name, const std::
   list.push_back({name, reason});
 }
 
-bool is_resource_shortage(const CudaError& error) {
-  return error.code() == cudaErrorMemoryAllocation;
+enum class Outcome { skipped, failed };
+
+// Records the problem (once per case) and ends the case in Google Benchmark with its reason.
+void end_case(Outcome outcome, const std::string& name, const std::string& reason,
+              benchmark::State& state) {
+  {
+    std::lock_guard<std::mutex> lock(outcomes_mutex());
+    record(outcome == Outcome::skipped ? outcomes().skipped : outcomes().failed, name, reason);
+  }
+  state.SkipWithError(reason.c_str());
+}
+
+// Why a case ended early, and whether that is a skip (it cannot run here: no room, interrupted)
+// or a failure (it ran and went wrong). Called from inside a catch block.
+std::pair<Outcome, std::string> classify_current_exception() {
+  try {
+    throw;
+  } catch (const RunInterrupted& error) {
+    return {Outcome::skipped, error.what()};
+  } catch (const CaseSkipped& error) {
+    return {Outcome::skipped, error.what()};
+  } catch (const PinnedBudgetExceeded& error) {
+    return {Outcome::skipped, error.what()};
+  } catch (const std::bad_alloc&) {
+    return {Outcome::skipped, "not enough host memory"};
+  } catch (const CudaError& error) {
+    const bool shortage = error.code() == cudaErrorMemoryAllocation;
+    return {shortage ? Outcome::skipped : Outcome::failed, error.what()};
+  } catch (const std::exception& error) {
+    return {Outcome::failed, error.what()};
+  } catch (...) {
+    return {Outcome::failed, "an exception that is not a std::exception"};
+  }
 }
 
 }  // namespace
 
 void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
+  if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
+    end_case(Outcome::skipped, bench_case.name,
+             "the run was interrupted before this case completed", state);
+    return;
+  }
   NvtxRange range(NvtxCategory::bench_case, bench_case.name);
   try {
     bench_case.body(state);
     for (const auto& [key, value] : bench_case.params) {
       state.counters[key] = value;
     }
-  } catch (const CaseSkipped& error) {
-    std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(outcomes().skipped, bench_case.name, error.what());
-    state.SkipWithError(error.what());
-  } catch (const PinnedBudgetExceeded& error) {
-    std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(outcomes().skipped, bench_case.name, error.what());
-    state.SkipWithError(error.what());
-  } catch (const std::bad_alloc&) {
-    std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(outcomes().skipped, bench_case.name, "not enough host memory");
-    state.SkipWithError("not enough host memory");
-  } catch (const CudaError& error) {
-    std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(is_resource_shortage(error) ? outcomes().skipped : outcomes().failed, bench_case.name,
-           error.what());
-    state.SkipWithError(error.what());
-  } catch (const std::exception& error) {
-    std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(outcomes().failed, bench_case.name, error.what());
-    state.SkipWithError(error.what());
+  } catch (...) {
+    const auto [outcome, reason] = classify_current_exception();
+    end_case(outcome, bench_case.name, reason, state);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "harness/byte_size.hpp"
+#include "harness/duration.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -94,11 +95,19 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
       options.profile = true;
     } else if (flag == "--trace" && !listing) {
       options.trace = take_value(args, i, flag, inline_value, has_inline, "a file such as t.json");
+    } else if (flag == "--watchdog" && !listing) {
+      const std::string value =
+          take_value(args, i, flag, inline_value, has_inline, "seconds, such as 30 or 2m");
+      try {
+        options.watchdog_s = parse_duration_s(value);
+      } catch (const std::invalid_argument& error) {
+        throw UsageError(fmt::format("--watchdog: {}", error.what()));
+      }
     } else {
       throw UsageError(fmt::format(
           "unknown option '{}' for {} (valid: --preset, --filter, --devices{}; see --help)", arg,
           listing ? "list" : "run",
-          listing ? "" : ", --out, --pinned-limit, --profile, --trace, --benchmark_*"));
+          listing ? "" : ", --out, --pinned-limit, --profile, --trace, --watchdog, --benchmark_*"));
     }
   }
   check_profile_flags(options);

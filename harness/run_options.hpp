@@ -19,6 +19,7 @@ struct RunOptions {
   std::optional<std::size_t> pinned_limit;
   bool profile = false;                      // --profile: a few iterations per case, no repetitions
   std::optional<std::string> trace;          // --trace FILE: built-in timeline (implies --profile)
+  std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
   std::vector<std::string> benchmark_flags;  // --benchmark_*, passed to Google Benchmark
 };
 

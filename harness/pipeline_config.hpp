@@ -1,0 +1,87 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace h2d {
+
+// How batches reach page-locked memory before the copy (the choices data loaders offer).
+enum class PinMode {
+  none,         // workers collate into pageable memory; the copy is staged by the driver
+  pin_thread,   // workers collate into pageable memory; a pin thread copies each batch into a
+                // pinned slot (PyTorch's pin_memory=True)
+  pinned_ring,  // workers collate straight into a ring of pinned slots
+};
+// How the step copies a batch to the device.
+enum class CopyMode {
+  sync,   // the step waits for the copy (.to(device))
+  async,  // the copy is queued on the copy stream and overlaps (.to(device, non_blocking=True))
+};
+// Train runs the step on the batch; predict also copies outputs back and checks them on the host.
+enum class LoopKind { train, predict };
+
+std::string_view to_string(PinMode mode);
+std::string_view to_string(CopyMode mode);
+std::string_view to_string(LoopKind kind);
+
+// Steps rotate through this many device batch buffers ("lanes"): the copy of the next batch
+// overlaps the step on the current one.
+inline constexpr std::size_t kPipelineLanes = 2;
+
+// One data-loader pipeline configuration. Samples are `channels` x `tile` x `tile` float32 tiles
+// (normalized images) with a 64-bit sample id each, as the segmentation loaders of the user story
+// return (image tensor + tile ids).
+struct PipelineConfig {
+  LoopKind loop = LoopKind::train;
+  std::size_t workers = 4;
+  std::size_t prefetch = 2;  // batches each queue may hold ahead of its consumer
+  PinMode pin = PinMode::pinned_ring;
+  CopyMode copy = CopyMode::async;
+  std::size_t batch_size = 32;
+  std::size_t tile = 128;
+  std::size_t channels = 3;
+  double sample_us = 100;        // CPU time a worker spends per sample (synthesis + normalization)
+  double compute_us = 1000;      // the step's device time per batch (forward/backward stand-in)
+  std::size_t batches = 64;      // per epoch
+  std::size_t warmup = 4;        // first completions of an epoch, not measured
+  std::size_t verify_every = 8;  // checksum every n-th batch on the device; 1 = every batch
+  // Batch buffers the copies read from (the pinned ring; the pageable slots with pin=none).
+  // 0: enough that no stage waits for one. Fewer bound the pinned memory; then a freed slot is
+  // refilled at once, after the copy that read it has finished.
+  std::size_t slots = 0;
+  std::chrono::duration<double> watchdog{30.0};
+  std::uint64_t seed = 0x5049504C494E4531ull;  // "PIPLINE1"
+
+  std::size_t sample_bytes() const { return channels * tile * tile * sizeof(float); }
+  bool verifies(std::uint64_t batch) const { return batch % verify_every == 0; }
+};
+
+// Throws std::invalid_argument naming the first bad field.
+void validate(const PipelineConfig& config);
+
+// Where things are in a batch buffer: the images, then the sample ids; on the device a third
+// region receives per-sample checksums, so ids and checksums come back in one copy.
+struct BatchLayout {
+  std::size_t sample_bytes = 0;
+  std::size_t batch_size = 0;
+
+  explicit BatchLayout(const PipelineConfig& config)
+      : sample_bytes(config.sample_bytes()), batch_size(config.batch_size) {}
+  std::size_t ids_offset() const { return (batch_size * sample_bytes + 63) / 64 * 64; }
+  std::size_t ids_bytes() const { return batch_size * sizeof(std::uint64_t); }
+  // What a host slot holds and the H2D copy moves: images and ids.
+  std::size_t host_bytes() const { return ids_offset() + ids_bytes(); }
+  // The device buffer: images, ids, checksums.
+  std::size_t device_bytes() const { return host_bytes() + ids_bytes(); }
+  // What the D2H copy brings back: ids and checksums, from ids_offset().
+  std::size_t readback_bytes() const { return 2 * ids_bytes(); }
+};
+
+// "train workers=4 prefetch=2 pin=pinned_ring copy=async batch=32 tile=3x128x128 sample_us=100
+// compute_us=1000": for logs and the soak.
+std::string describe(const PipelineConfig& config);
+
+}  // namespace h2d

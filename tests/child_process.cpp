@@ -1,0 +1,104 @@
+#include "tests/child_process.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "tests/process_runner.hpp"
+
+extern char** environ;
+
+namespace h2d::testing {
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  std::string output_path;
+};
+
+Child spawn(const std::vector<std::string>& args) {
+  char path_template[] = "/tmp/h2d_child_XXXXXX";
+  const int fd = mkstemp(path_template);
+  if (fd < 0) {
+    throw std::runtime_error("mkstemp failed");
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fd, STDERR_FILENO);
+  const std::string program = h2dbench_path();
+  std::vector<std::string> words{program};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) {
+    argv.push_back(word.data());
+  }
+  argv.push_back(nullptr);
+  Child child;
+  child.output_path = path_template;
+  const int rc = posix_spawn(&child.pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fd);
+  if (rc != 0) {
+    throw std::runtime_error("posix_spawn of " + program + " failed");
+  }
+  return child;
+}
+
+ChildResult wait_for(const Child& child) {
+  int status = 0;
+  waitpid(child.pid, &status, 0);
+  ChildResult result;
+  if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+  }
+  std::ifstream in(child.output_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  result.output = text.str();
+  std::remove(child.output_path.c_str());
+  return result;
+}
+
+// Whether `pid` has a handler for `signal_number` (the SigCgt mask of /proc/PID/status).
+bool catches(pid_t pid, int signal_number) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("SigCgt:", 0) == 0) {
+      const unsigned long long mask = std::strtoull(line.c_str() + 7, nullptr, 16);
+      return (mask >> (signal_number - 1)) & 1u;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+ChildResult run_h2dbench(const std::vector<std::string>& args) {
+  return wait_for(spawn(args));
+}
+
+ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms) {
+  const Child child = spawn(args);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!catches(child.pid, SIGINT) && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  kill(child.pid, SIGINT);
+  return wait_for(child);
+}
+
+}  // namespace h2d::testing

@@ -1,0 +1,25 @@
+#pragma once
+
+// Runs h2dbench as a child process that a test can signal (Ctrl-C tests): the child is a separate
+// process, so a stop request there cannot leak into the tests. For plain runs through a shell,
+// see tests/process_runner.hpp.
+
+#include <string>
+#include <vector>
+
+namespace h2d::testing {
+
+struct ChildResult {
+  int exit_code = -1;  // -1 when it ended by a signal
+  int signal = 0;      // the signal that ended it, if any
+  std::string output;  // stdout and stderr together
+};
+
+// Runs h2dbench_path() with `args` (no shell) to completion.
+ChildResult run_h2dbench(const std::vector<std::string>& args);
+
+// Starts h2dbench_path() with `args`, waits until it catches SIGINT (its handler is installed),
+// sends SIGINT after `delay_ms` more, and waits for it to end.
+ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms);
+
+}  // namespace h2d::testing

@@ -1,0 +1,144 @@
+// The pipeline on a GPU: copy and compute streams, pinned ring, events. Skipped without a GPU.
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/checksum.hpp"
+#include "harness/cuda_error.hpp"
+#include "harness/device.hpp"
+#include "harness/device_buffer.hpp"
+#include "harness/gpu_step_engine.hpp"
+#include "harness/pipeline.hpp"
+#include "harness/pipeline_case.hpp"
+#include "harness/pipeline_verdict.hpp"
+#include "harness/scoped_device.hpp"
+#include "harness/stream.hpp"
+#include "kernels/segment_checksum.cuh"
+
+namespace h2d {
+namespace {
+
+#define H2D_SKIP_WITHOUT_GPU()                                                    \
+  do {                                                                            \
+    if (!discover_devices().usable()) {                                           \
+      GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason; \
+    }                                                                             \
+  } while (false)
+
+PipelineConfig gpu_config(PinMode pin, CopyMode copy, LoopKind loop) {
+  PipelineConfig config;
+  config.loop = loop;
+  config.workers = 3;
+  config.prefetch = 2;
+  config.pin = pin;
+  config.copy = copy;
+  config.batch_size = 8;
+  config.tile = 32;
+  config.sample_us = 0;
+  config.compute_us = 100;
+  config.batches = 40;
+  config.warmup = 2;
+  config.verify_every = 1;
+  config.watchdog = std::chrono::duration<double>(20);
+  return config;
+}
+
+std::string describe_result(const EpochResult& result) {
+  return std::string(to_string(result.end)) + ": " + result.message + " | " + result.first_failure;
+}
+
+// Per-sample checksums computed on the device equal the host's, for sizes that are not a whole
+// number of words.
+TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
+  H2D_SKIP_WITHOUT_GPU();
+  ScopedDevice on(0);
+  constexpr std::size_t kSegment = 1003;
+  constexpr unsigned kSegments = 13;
+  std::vector<std::byte> host(kSegment * kSegments);
+  fill_pattern(host.data(), host.size(), 77);
+  DeviceBuffer data(0, host.size());
+  DeviceBuffer sums(0, kSegments * sizeof(unsigned long long));
+  Stream stream(0);
+  H2D_CUDA_CHECK(cudaMemcpy(data.data(), host.data(), host.size(), cudaMemcpyHostToDevice));
+  H2D_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, sums.size(), stream.get()));
+  H2D_CUDA_CHECK(kernels::launch_segment_checksums(
+      data.data(), kSegment, kSegments, reinterpret_cast<unsigned long long*>(sums.data()),
+      stream.get()));
+  std::vector<unsigned long long> device_sums(kSegments);
+  H2D_CUDA_CHECK(cudaMemcpyAsync(device_sums.data(), sums.data(), sums.size(),
+                                 cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  for (unsigned i = 0; i < kSegments; ++i) {
+    EXPECT_EQ(device_sums[i], host_checksum(host.data() + i * kSegment, kSegment)) << i;
+  }
+}
+
+TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
+  H2D_SKIP_WITHOUT_GPU();
+  for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
+    for (PinMode pin : {PinMode::none, PinMode::pin_thread, PinMode::pinned_ring}) {
+      for (CopyMode copy : {CopyMode::sync, CopyMode::async}) {
+        const PipelineConfig config = gpu_config(pin, copy, loop);
+        SCOPED_TRACE(describe(config));
+        GpuStepEngine engine(0, config);
+        Pipeline pipeline(config, engine);
+        for (int epoch = 0; epoch < 2; ++epoch) {
+          const EpochResult result = pipeline.run_epoch();
+          EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+          EXPECT_EQ(result.completed, config.batches);
+          EXPECT_EQ(result.verified, config.batches);
+          EXPECT_EQ(result.checksum_failures, 0u) << describe_result(result);
+          EXPECT_EQ(result.lost_batches, 0u) << describe_result(result);
+          EXPECT_GT(result.copy_s, 0);
+          EXPECT_GE(result.compute_s, 0.9 * result.measured * config.compute_us * 1e-6);
+        }
+      }
+    }
+  }
+}
+
+TEST(GpuPipeline, VerdictFollowsTheSlowestStage) {
+  H2D_SKIP_WITHOUT_GPU();
+  PipelineConfig step_bound = gpu_config(PinMode::pinned_ring, CopyMode::async, LoopKind::train);
+  step_bound.compute_us = 5000;
+  step_bound.batches = 30;
+  PipelineConfig cpu_bound = step_bound;
+  cpu_bound.workers = 1;
+  cpu_bound.sample_us = 2000;
+  cpu_bound.compute_us = 100;
+  for (const auto& [config, expected] :
+       {std::pair{step_bound, BoundBy::gpu_step}, std::pair{cpu_bound, BoundBy::cpu_workers}}) {
+    GpuStepEngine engine(0, config);
+    Pipeline pipeline(config, engine);
+    const EpochResult result = pipeline.run_epoch();
+    ASSERT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    const PipelineVerdict verdict = judge_pipeline(stage_utilization(config, result));
+    EXPECT_EQ(verdict.bound_by, expected) << describe(config) << ": " << verdict.reason;
+  }
+}
+
+TEST(GpuPipeline, WatchdogNamesAStuckPinThread) {
+  H2D_SKIP_WITHOUT_GPU();
+  PipelineConfig config = gpu_config(PinMode::pin_thread, CopyMode::async, LoopKind::predict);
+  config.workers = 1;
+  config.watchdog = std::chrono::duration<double>(0.5);
+  PipelineHooks hooks;
+  hooks.before_batch = [](PipelineStage stage, std::uint64_t batch, const Cancellation& cancel) {
+    if (stage == PipelineStage::pin && batch == 4) {
+      cancel.wait_for(std::chrono::hours(1));
+    }
+  };
+  GpuStepEngine engine(0, config);
+  Pipeline pipeline(config, engine, hooks);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_EQ(result.end, EpochEnd::stalled);
+  EXPECT_NE(result.message.find("stuck stage: 'pin'"), std::string::npos) << result.message;
+  EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+}
+
+}  // namespace
+}  // namespace h2d

@@ -1,0 +1,78 @@
+#include "harness/pipeline_sweep.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "harness/case_name.hpp"
+
+namespace h2d {
+namespace {
+
+std::size_t count_cases(Preset preset, bool host_only) {
+  return pipeline_sweep(preset, LoopKind::train, host_only).size() +
+         pipeline_sweep(preset, LoopKind::predict, host_only).size();
+}
+
+TEST(PipelineSweep, QuickIsAHandful) {
+  EXPECT_LE(count_cases(Preset::quick, false), 6u);
+  EXPECT_LE(count_cases(Preset::quick, true), 6u);
+  std::set<PinMode> pins;
+  std::set<CopyMode> copies;
+  for (const PipelineConfig& config : pipeline_sweep(Preset::quick, LoopKind::train, false)) {
+    pins.insert(config.pin);
+    copies.insert(config.copy);
+    EXPECT_NO_THROW(validate(config));
+  }
+  EXPECT_EQ(pins.size(), 3u) << "quick covers every pin mode";
+  EXPECT_EQ(copies.size(), 2u) << "quick covers both copy modes";
+}
+
+TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
+  for (bool host_only : {false, true}) {
+    for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
+      std::set<std::string> names;
+      std::set<std::size_t> workers;
+      std::set<std::size_t> prefetch;
+      std::set<double> compute;
+      std::set<double> sample;
+      std::set<std::pair<PinMode, CopyMode>> pin_copy;
+      const auto configs = pipeline_sweep(Preset::standard, loop, host_only);
+      for (const PipelineConfig& config : configs) {
+        EXPECT_NO_THROW(validate(config));
+        EXPECT_EQ(config.loop, loop);
+        names.insert(pipeline_case_name("pipeline/train", config, false));
+        workers.insert(config.workers);
+        prefetch.insert(config.prefetch);
+        compute.insert(config.compute_us);
+        sample.insert(config.sample_us);
+        pin_copy.insert({config.pin, config.copy});
+      }
+      EXPECT_EQ(names.size(), configs.size()) << "duplicate case names";
+      EXPECT_GE(workers.size(), 3u);
+      EXPECT_GE(prefetch.size(), 3u);
+      EXPECT_GE(compute.size(), 3u);
+      EXPECT_GE(sample.size(), 3u);
+      EXPECT_EQ(pin_copy.size(), 6u);
+      EXPECT_LT(configs.size(), 30u);
+    }
+  }
+  EXPECT_GE(count_cases(Preset::full, false), count_cases(Preset::standard, false));
+}
+
+TEST(PipelineSweep, NamesParseBack) {
+  PipelineConfig config;
+  config.loop = LoopKind::predict;
+  const std::string name = pipeline_case_name("host/pipeline", config, true);
+  EXPECT_EQ(name,
+            "host/pipeline/loop=predict/workers=4/prefetch=2/pin=pinned_ring/copy=async/"
+            "batch=32/compute_us=1000/sample_us=100");
+  const ParsedCaseName parsed = parse_case_name(name);
+  EXPECT_EQ(parsed.family, "host/pipeline");
+  EXPECT_EQ(parsed.get("pin"), "pinned_ring");
+  EXPECT_EQ(pipeline_params(config).at("workers"), 4);
+}
+
+}  // namespace
+}  // namespace h2d
