@@ -20,8 +20,9 @@ struct TableEntry {
   std::string_view prefix;
   std::string_view metric;
 };
-constexpr std::array<TableEntry, 5> kTable{{
+constexpr std::array<TableEntry, 6> kTable{{
     {"pipeline/", "samples_per_s"},
+    {"host/pipeline/", "samples_per_s"},
     {"h2d/", "GB_per_s"},
     {"d2h/", "GB_per_s"},
     {"host/", "GB_per_s"},

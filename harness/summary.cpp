@@ -172,14 +172,15 @@ FamilySummary summarize_family(const std::string& family,
   }
   std::vector<Workload> workloads =
       group_workloads(measured, [](const std::string& key) { return !is_strategy_key(key); });
-  // A family that sweeps a key the strategy list does not know (streams, workers, gpus) would
-  // give one workload per case; then everything but size, direction and device is the strategy.
+  // A family that sweeps a key the strategy list does not know would give one workload per case;
+  // then everything but the workload keys (size, direction, device, task, batch, ...) is strategy.
   const bool all_single = std::all_of(workloads.begin(), workloads.end(),
                                       [](const Workload& w) { return w.cases.size() == 1; });
   if (all_single && workloads.size() > 1) {
-    workloads = group_workloads(measured, [](const std::string& key) {
-      return key == "bytes" || key == "dir" || key == "gpu";
-    });
+    static const std::set<std::string> workload_keys{
+        "bytes", "dir", "gpu", "task", "loop", "work", "batch", "compute_us", "sample_us"};
+    workloads = group_workloads(
+        measured, [](const std::string& key) { return workload_keys.count(key) > 0; });
   }
 
   // Workloads that differ only in size: show the smallest and the largest, and say which
@@ -268,8 +269,12 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
 }  // namespace
 
 bool is_strategy_key(const std::string& key) {
-  static const std::set<std::string> keys{"kind",   "mode", "policy", "strategy",
-                                          "layout", "dest", "threads"};
+  // How the data is moved (the choices a loader makes), as opposed to what is moved (size,
+  // direction, task, batch, the step's cost), which defines the workload.
+  static const std::set<std::string> keys{"kind",     "mode", "policy",  "pin",     "strategy",
+                                          "layout",   "dest", "threads", "into",    "where",
+                                          "mem",      "path", "op",      "streams", "workers",
+                                          "prefetch", "copy", "chunk",   "depth"};
   return keys.count(key) > 0;
 }
 
