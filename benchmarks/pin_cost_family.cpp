@@ -73,6 +73,9 @@ void verify_page_locked(std::byte* data, std::size_t bytes, int device) {
   fill_pattern(data, bytes, kSeed);
   DeviceBuffer target(device, bytes);
   Stream stream(device);
+  // A fresh cudaMalloc often returns the block the previous call of this case freed, still
+  // holding this very pattern: without the zeros a copy that never happened would pass.
+  device_zero(target.data(), bytes, stream);
   copy_and_wait(target.data(), data, bytes, stream);
   verify_checksum(device_checksum(target.data(), bytes, stream), expected_checksum(bytes, kSeed),
                   "data copied from the page-locked memory");

@@ -18,6 +18,7 @@
 #include "harness/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
+#include "harness/device_pattern.hpp"
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/host_threads.hpp"
@@ -110,8 +111,15 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
     return host_prep;
   };
   run_batch(nullptr);  // warm-up
-  H2D_CUDA_CHECK(cudaMemsetAsync(device_floats.data(), 0, float_bytes, stream.get()));
-  stream.synchronize();  // zeros: a batch that stops arriving fails the check below
+  // Zeros in every stage the warm-up filled, so the check below sees only what the timed batches
+  // did: without them a gpu batch whose pixel copy (or collate) stopped would still normalize the
+  // warm-up's pixels into correct floats, and a cpu batch whose normalize stopped would still send
+  // the warm-up's floats.
+  std::memset(staging.data(), 0, bus_bytes);
+  if (c.where == Where::gpu) {
+    device_zero(device_pixels.data(), pixel_bytes, stream);
+  }
+  device_zero(device_floats.data(), float_bytes, stream);
   setup.reset();
 
   SampleSeries series;

@@ -31,7 +31,9 @@ class LatchHold {
 // nvbandwidth method). The kernel gives up after `timeout` so a bug cannot hang the GPU.
 //
 // Never queue a copy from pageable memory behind a latch: the driver waits for the stream before
-// staging a pageable copy, the host never reaches release(), and only the timeout ends it.
+// staging a pageable copy, the host never reaches release(), and only the timeout ends it. Kernels
+// behind a latch are safe because linking the latch turns on eager module loading
+// (kernels/latch.cu).
 class StreamLatch {
  public:
   explicit StreamLatch(int device,

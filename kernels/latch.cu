@@ -1,9 +1,22 @@
+#include <cstdlib>
+
 #include "kernels/device_clock.cuh"
 #include "kernels/latch.cuh"
 #include "kernels/launch_status.cuh"
 
 namespace h2d::kernels {
 namespace {
+
+// Lazy module loading (CUDA's default since 12.2) loads a kernel at its first launch, and loading
+// can wait for the context's work to drain. The first launch of a kernel behind a held latch (the
+// busy kernel of h2d/streams, the zero-copy reader, any kernel of a latched pipeline step) would
+// wait for the latch, the latch for the host's release, the host for the launch: a deadlock that
+// only the latch's timeout ends, failing the case. nvbench's blocking kernel hit the same
+// (github.com/NVIDIA/nvbench/issues/136) and it sets the same variable. So every program that
+// links the latch loads its kernels eagerly: set before main(), ahead of any CUDA call, since the
+// driver reads it once when it initializes; a user's LAZY is overridden, as it would deadlock.
+[[maybe_unused]] const bool eager_module_loading =
+    setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/1) == 0;
 
 __global__ void latch_kernel(const volatile int* release, int* timed_out,
                              std::uint64_t timeout_ns) {
