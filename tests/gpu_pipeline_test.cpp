@@ -18,16 +18,10 @@
 #include "harness/scoped_device.hpp"
 #include "harness/stream.hpp"
 #include "kernels/segment_checksum.cuh"
+#include "tests/gpu_test_support.hpp"
 
 namespace h2d {
 namespace {
-
-#define H2D_SKIP_WITHOUT_GPU()                                                    \
-  do {                                                                            \
-    if (!discover_devices().usable()) {                                           \
-      GTEST_SKIP() << "no usable GPU: " << discover_devices().unavailable_reason; \
-    }                                                                             \
-  } while (false)
 
 PipelineConfig gpu_config(PinMode pin, CopyMode copy, LoopKind loop) {
   PipelineConfig config;
@@ -54,7 +48,7 @@ std::string describe_result(const EpochResult& result) {
 // Per-sample checksums computed on the device equal the host's, for sizes that are not a whole
 // number of words.
 TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
-  H2D_SKIP_WITHOUT_GPU();
+  H2D_REQUIRE_GPU();
   ScopedDevice on(0);
   constexpr std::size_t kSegment = 1003;
   constexpr unsigned kSegments = 13;
@@ -64,6 +58,9 @@ TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
   DeviceBuffer sums(0, kSegments * sizeof(unsigned long long));
   Stream stream(0);
   H2D_CUDA_CHECK(cudaMemcpy(data.data(), host.data(), host.size(), cudaMemcpyHostToDevice));
+  // From pageable memory the copy may return before it lands, and `stream` does not wait for
+  // the legacy stream it went on.
+  H2D_CUDA_CHECK(cudaDeviceSynchronize());
   H2D_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, sums.size(), stream.get()));
   H2D_CUDA_CHECK(kernels::launch_segment_checksums(
       data.data(), kSegment, kSegments, reinterpret_cast<unsigned long long*>(sums.data()),
@@ -78,7 +75,7 @@ TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
 }
 
 TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
-  H2D_SKIP_WITHOUT_GPU();
+  H2D_REQUIRE_GPU();
   for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
     for (PinMode pin : {PinMode::none, PinMode::pin_thread, PinMode::pinned_ring}) {
       for (CopyMode copy : {CopyMode::sync, CopyMode::async}) {
@@ -102,7 +99,7 @@ TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
 }
 
 TEST(GpuPipeline, VerdictFollowsTheSlowestStage) {
-  H2D_SKIP_WITHOUT_GPU();
+  H2D_REQUIRE_GPU();
   PipelineConfig step_bound = gpu_config(PinMode::pinned_ring, CopyMode::async, LoopKind::train);
   step_bound.compute_us = 5000;
   step_bound.batches = 30;
@@ -122,7 +119,7 @@ TEST(GpuPipeline, VerdictFollowsTheSlowestStage) {
 }
 
 TEST(GpuPipeline, WatchdogNamesAStuckPinThread) {
-  H2D_SKIP_WITHOUT_GPU();
+  H2D_REQUIRE_GPU();
   PipelineConfig config = gpu_config(PinMode::pin_thread, CopyMode::async, LoopKind::predict);
   config.workers = 1;
   config.watchdog = std::chrono::duration<double>(0.5);
