@@ -1,5 +1,7 @@
 #include "harness/activity_record.hpp"
 
+#include <array>
+
 namespace h2d {
 
 std::string_view to_string(ActivityKind kind) {
@@ -50,6 +52,28 @@ std::string_view to_string(CopyKind kind) {
       return "other";
   }
   return "unknown";
+}
+
+bool is_bookkeeping_call(std::string_view name) {
+  // Prefixes, so the per-thread-stream variants (cudaStreamQuery_ptsz) and the families
+  // (cudaGetDeviceCount, cuPointerGetAttributes) are covered; none of them starts a call that
+  // queues work or synchronizes.
+  static constexpr std::array<std::string_view, 15> kPrefixes = {
+      "cudaEventQuery",        "cuEventQuery",
+      "cudaStreamQuery",       "cuStreamQuery",
+      "cudaGetLastError",      "cudaPeekAtLastError",
+      "cudaGetDevice",         "cudaSetDevice",
+      "cuCtxGetCurrent",       "cuCtxSetCurrent",
+      "cuCtxGetDevice",        "cudaEventElapsedTime",
+      "cuEventElapsedTime",    "cudaPointerGetAttributes",
+      "cuPointerGetAttribute",
+  };
+  for (std::string_view prefix : kPrefixes) {
+    if (name.substr(0, prefix.size()) == prefix) {
+      return true;
+    }
+  }
+  return false;
 }
 
 MemoryKind host_side(const ActivityRecord& copy) {

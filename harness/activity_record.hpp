@@ -43,6 +43,12 @@ struct ActivityRecord {
   std::uint32_t thread = 0;  // api_call: the OS thread that made the call
 };
 
+// A CUDA call (its name as CUPTI gives it, version suffix removed) that neither queues GPU work
+// nor waits for it: queries (cudaEventQuery, cuStreamQuery), error and current-device
+// bookkeeping, pointer attributes, event arithmetic. A trace keeps no such call, and a loop that
+// polls an event makes millions of them, so they are dropped as soon as CUPTI hands them over.
+bool is_bookkeeping_call(std::string_view name);
+
 // The host end of a host<->device copy (source of h2d, destination of d2h); unknown otherwise.
 MemoryKind host_side(const ActivityRecord& copy);
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -155,6 +156,30 @@ std::string call_name(CUpti_CallbackDomain domain, std::uint32_t cbid) {
   return text;
 }
 
+// What a call is called and whether a trace can use it, looked up once per call id: CUPTI hands
+// over a record for every call, and a polling loop makes millions of the same few.
+struct CallInfo {
+  std::string name;
+  bool bookkeeping = false;  // is_bookkeeping_call: dropped at once
+};
+const CallInfo& call_info(CUpti_CallbackDomain domain, std::uint32_t cbid) {
+  struct Known {
+    std::mutex mutex;  // buffers may be completed on several threads at once
+    std::unordered_map<std::uint64_t, CallInfo> calls;
+  };
+  static Known* const known = new Known;  // like collected(): callbacks may come late
+  const std::uint64_t key = (static_cast<std::uint64_t>(domain) << 32) | cbid;
+  std::lock_guard<std::mutex> lock(known->mutex);
+  auto found = known->calls.find(key);
+  if (found == known->calls.end()) {
+    CallInfo info;
+    info.name = call_name(domain, cbid);
+    info.bookkeeping = is_bookkeeping_call(info.name);
+    found = known->calls.emplace(key, std::move(info)).first;
+  }
+  return found->second;  // unordered_map never moves its elements
+}
+
 // A wait (cudaStreamSynchronize, cuEventSynchronize, ...): kept though it queued nothing.
 bool is_synchronize(const ActivityRecord& call) {
   return call.name.find("Synchronize") != std::string::npos;
@@ -204,11 +229,15 @@ std::optional<ActivityRecord> convert(const CUpti_Activity& activity) {
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER: {
       const auto& call = reinterpret_cast<const CUpti_ActivityAPI&>(activity);
-      record.kind = ActivityKind::api_call;
-      record.name =
-          call_name(activity.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+      const CallInfo& info =
+          call_info(activity.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
                                                                  : CUPTI_CB_DOMAIN_DRIVER_API,
                     call.cbid);
+      if (info.bookkeeping) {
+        return std::nullopt;  // never kept; held until stop() they would grow without bound
+      }
+      record.kind = ActivityKind::api_call;
+      record.name = info.name;
       record.start_ns = call.start;
       record.end_ns = call.end;
       record.thread = call.threadId;

@@ -68,8 +68,12 @@ NumaHostBuffer::NumaHostBuffer(std::size_t bytes, int numa_node) : bytes_(bytes)
   hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topology, static_cast<unsigned>(numa_node));
   reservation_ =
       pinned_budget().reserve(bytes, fmt::format("a pinned buffer on NUMA node {}", numa_node));
+  // Strict: without it hwloc hands back unbound memory when the binding fails (mbind refused by a
+  // container's seccomp profile, a node outside this process's allowed set), and where the
+  // kernel also will not say where pages are (move_pages refused too) the check below could not
+  // catch it: a "remote" case would measure local memory.
   void* pointer = hwloc_alloc_membind(topology, bytes, node->nodeset, HWLOC_MEMBIND_BIND,
-                                      HWLOC_MEMBIND_BYNODESET);
+                                      HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
   if (pointer == nullptr) {
     throw CaseSkipped(fmt::format("could not allocate {} bound to NUMA node {}: {}",
                                   format_bytes(bytes), numa_node, std::strerror(errno)));

@@ -13,7 +13,8 @@ namespace h2d {
 // them as pinned. Charged to pinned_budget(). Move-only.
 //
 // Placement that cannot be done here (a topology from HWLOC_XMLFILE, no such node, no memory
-// binding, pages that landed elsewhere) throws CaseSkipped with the reason.
+// binding, a binding the OS refuses, pages that landed elsewhere) throws CaseSkipped with the
+// reason.
 class NumaHostBuffer {
  public:
   NumaHostBuffer() = default;

@@ -57,10 +57,10 @@ TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
   DeviceBuffer data(0, host.size());
   DeviceBuffer sums(0, kSegments * sizeof(unsigned long long));
   Stream stream(0);
-  H2D_CUDA_CHECK(cudaMemcpy(data.data(), host.data(), host.size(), cudaMemcpyHostToDevice));
-  // From pageable memory the copy may return before it lands, and `stream` does not wait for
-  // the legacy stream it went on.
-  H2D_CUDA_CHECK(cudaDeviceSynchronize());
+  // On `stream`, not with cudaMemcpy: from pageable memory that may return before its DMA has
+  // landed, and the kernel on our non-blocking stream would not wait for the legacy stream.
+  H2D_CUDA_CHECK(
+      cudaMemcpyAsync(data.data(), host.data(), host.size(), cudaMemcpyHostToDevice, stream.get()));
   H2D_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, sums.size(), stream.get()));
   H2D_CUDA_CHECK(kernels::launch_segment_checksums(
       data.data(), kSegment, kSegments, reinterpret_cast<unsigned long long*>(sums.data()),

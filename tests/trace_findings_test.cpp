@@ -227,6 +227,28 @@ TEST(CallIndex, PrefersTheRuntimeCallOverTheDriverCall) {
   EXPECT_EQ(h2d::CallIndex(both).queued_by(orphan), nullptr);
 }
 
+// The pipeline's threads poll cudaEventQuery (the step thread in a tight loop) and set the device
+// around each wait: under --trace those records must be dropped at once, while every call that
+// queues work or waits for it stays.
+TEST(BookkeepingCalls, AreThePollsNotTheCallsThatQueueOrWait) {
+  for (const char* polling :
+       {"cudaEventQuery", "cuEventQuery", "cudaStreamQuery", "cudaStreamQuery_ptsz",
+        "cuStreamQuery", "cudaGetLastError", "cudaPeekAtLastError", "cudaGetDevice",
+        "cudaGetDeviceCount", "cudaSetDevice", "cuCtxGetCurrent", "cuCtxSetCurrent",
+        "cuCtxGetDevice", "cudaEventElapsedTime", "cuEventElapsedTime", "cudaPointerGetAttributes",
+        "cuPointerGetAttributes"}) {
+    EXPECT_TRUE(h2d::is_bookkeeping_call(polling)) << polling;
+  }
+  for (const char* work :
+       {"cudaMemcpyAsync", "cudaMemcpy", "cuMemcpyHtoDAsync", "cudaMemcpyPeerAsync",
+        "cudaMemsetAsync", "cudaLaunchKernel", "cuLaunchKernel", "cudaEventRecord",
+        "cudaStreamWaitEvent", "cudaStreamSynchronize", "cudaEventSynchronize",
+        "cuEventSynchronize", "cudaDeviceSynchronize", "cuCtxSynchronize", "cudaHostRegister",
+        "cudaMallocHost", "cudaFree", ""}) {
+    EXPECT_FALSE(h2d::is_bookkeeping_call(work)) << work;
+  }
+}
+
 TEST(TraceFindings, WriteAsAJsonList) {
   h2d::TraceFinding finding{kPinnedAsync, "pinned_claim_pageable_copies", "says why", {}};
   const nlohmann::json list = h2d::findings_to_json({finding});
