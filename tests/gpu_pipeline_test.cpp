@@ -19,31 +19,17 @@
 #include "harness/stream.hpp"
 #include "kernels/segment_checksum.cuh"
 #include "tests/gpu_test_support.hpp"
+#include "tests/pipeline_test_support.hpp"
 
 namespace h2d {
 namespace {
 
 PipelineConfig gpu_config(PinMode pin, CopyMode copy, LoopKind loop) {
-  PipelineConfig config;
-  config.loop = loop;
-  config.workers = 3;
-  config.prefetch = 2;
-  config.pin = pin;
-  config.copy = copy;
-  config.batch_size = 8;
-  config.tile = 32;
-  config.sample_us = 0;
-  config.compute_us = 100;
-  config.batches = 40;
-  config.warmup = 2;
-  config.verify_every = 1;
-  config.watchdog = std::chrono::duration<double>(20);
-  return config;
+  return testing::test_pipeline_config(pin, copy, loop, /*batch_size=*/8, /*tile=*/32,
+                                       /*compute_us=*/100);
 }
 
-std::string describe_result(const EpochResult& result) {
-  return std::string(to_string(result.end)) + ": " + result.message + " | " + result.first_failure;
-}
+using testing::describe_result;
 
 // Per-sample checksums computed on the device equal the host's, for sizes that are not a whole
 // number of words.

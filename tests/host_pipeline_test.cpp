@@ -26,6 +26,7 @@
 #include "harness/pipeline_verdict.hpp"
 #include "harness/stop_signal.hpp"
 #include "harness/stopwatch.hpp"
+#include "tests/pipeline_test_support.hpp"
 
 namespace h2d {
 namespace {
@@ -34,26 +35,11 @@ using namespace std::chrono_literals;
 
 PipelineConfig small_config(PinMode pin = PinMode::pinned_ring, CopyMode copy = CopyMode::async,
                             LoopKind loop = LoopKind::train) {
-  PipelineConfig config;
-  config.loop = loop;
-  config.workers = 3;
-  config.prefetch = 2;
-  config.pin = pin;
-  config.copy = copy;
-  config.batch_size = 4;
-  config.tile = 8;
-  config.sample_us = 0;
-  config.compute_us = 50;
-  config.batches = 40;
-  config.warmup = 2;
-  config.verify_every = 1;
-  config.watchdog = std::chrono::duration<double>(20);
-  return config;
+  return testing::test_pipeline_config(pin, copy, loop, /*batch_size=*/4, /*tile=*/8,
+                                       /*compute_us=*/50);
 }
 
-std::string describe_result(const EpochResult& result) {
-  return std::string(to_string(result.end)) + ": " + result.message + " | " + result.first_failure;
-}
+using testing::describe_result;
 
 void expect_clean(const EpochResult& result, const PipelineConfig& config) {
   EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
