@@ -77,6 +77,25 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
 
+  const SuiteSelection selection =
+      select_cases(plan, context.options.filter, context.options.benchmark_filter);
+  context.skipped_families = selection.skipped_families;
+  if (selection.cases.empty()) {
+    std::string filters = fmt::format("--filter '{}'", context.options.filter);
+    if (!context.options.benchmark_filter.empty()) {
+      filters = context.options.filter.empty()
+                    ? fmt::format("--benchmark_filter '{}'", context.options.benchmark_filter)
+                    : fmt::format("{} and --benchmark_filter '{}'", filters,
+                                  context.options.benchmark_filter);
+    }
+    std::string why;
+    for (const std::string& line : group_skipped_families(selection.skipped_families)) {
+      why += "; not run here: " + line;
+    }
+    throw UsageError(fmt::format("no case matches {} (h2dbench list shows them){}", filters, why));
+  }
+
+  // Checked after the selection, so a filter that matches nothing leaves no folder behind.
   const std::string out = context.options.out.value_or(
       default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
   check_writable(out);
@@ -95,23 +114,6 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     trace_lock.emplace(*context.options.trace, "--trace");
   }
 
-  const SuiteSelection selection =
-      select_cases(plan, context.options.filter, context.options.benchmark_filter);
-  context.skipped_families = selection.skipped_families;
-  if (selection.cases.empty()) {
-    std::string filters = fmt::format("--filter '{}'", context.options.filter);
-    if (!context.options.benchmark_filter.empty()) {
-      filters = context.options.filter.empty()
-                    ? fmt::format("--benchmark_filter '{}'", context.options.benchmark_filter)
-                    : fmt::format("{} and --benchmark_filter '{}'", filters,
-                                  context.options.benchmark_filter);
-    }
-    std::string why;
-    for (const std::string& line : group_skipped_families(selection.skipped_families)) {
-      why += "; not run here: " + line;
-    }
-    throw UsageError(fmt::format("no case matches {} (h2dbench list shows them){}", filters, why));
-  }
   announce_devices(plan);
   nvtx_name_this_thread("h2dbench main");
   if (context.options.profile) {

@@ -133,6 +133,13 @@ TEST(CliRobustness, AReasonSharedByFamiliesIsSaidOnce) {
   }
 }
 
+// The report's folder was created before the filter was found to match nothing.
+TEST(CliRobustness, AFilterThatMatchesNothingLeavesNoFolderBehind) {
+  TempDir dir;
+  expect_one_line_error("run --filter nomatch --out " + dir.file("sub/r.json"), "no case matches");
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
 // Ctrl-C between repetitions aborted the process inside Google Benchmark (exit 134, no report).
 TEST(CliRobustness, InterruptBetweenRepetitionsStillWritesTheReport) {
   TempDir dir;
