@@ -10,6 +10,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "harness/filter_regex.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -103,13 +104,9 @@ std::string value_problem(Kind kind, const std::string& value) {
       const auto seconds = whole_double(value);
       return seconds && *seconds >= 0 ? "" : "use a number of seconds, 0 or more, such as 0.5";
     }
-    case Kind::regex:
-      try {
-        std::regex check(value.rfind('-', 0) == 0 ? value.substr(1) : value);
-        return "";
-      } catch (const std::regex_error& error) {
-        return fmt::format("not a valid regular expression: {}", error.what());
-      }
+    case Kind::regex:  // throws its own UsageError
+      compile_filter("--benchmark_filter", value.rfind('-', 0) == 0 ? value.substr(1) : value);
+      return "";
     case Kind::key_values: {
       std::size_t start = 0;
       while (start <= value.size()) {

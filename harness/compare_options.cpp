@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "harness/command_line.hpp"
+#include "harness/filter_regex.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -42,6 +43,7 @@ CompareCommandOptions parse_compare_options(const std::vector<std::string>& args
   }
   if (const auto filter = parsed.get("--filter")) {
     options.compare.filter = *filter;
+    compile_filter("--filter", *filter);  // a bad filter is named before any report is read
   }
   if (const auto threshold = parsed.get("--threshold")) {
     options.compare.verdict.threshold_pct = parse_threshold_pct(*threshold);

@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 #include <stdexcept>
 
 #include "harness/benchmark_flags.hpp"
 #include "harness/byte_size.hpp"
 #include "harness/command_line.hpp"
 #include "harness/duration.hpp"
+#include "harness/filter_regex.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -70,12 +70,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
   }
   if (const auto filter = parsed.get("--filter")) {
     options.filter = *filter;
-    try {
-      std::regex check(options.filter);
-    } catch (const std::regex_error& error) {
-      throw UsageError(fmt::format("--filter '{}' is not a valid regular expression: {}",
-                                   options.filter, error.what()));
-    }
+    compile_filter("--filter", options.filter);
   }
   options.devices = parsed.get("--devices");
   options.out = parsed.get("--out");

@@ -6,6 +6,7 @@
 
 #include "harness/benchmark_flags.hpp"
 #include "harness/context.hpp"
+#include "harness/filter_regex.hpp"
 #include "harness/number_text.hpp"
 #include "harness/usage_error.hpp"
 
@@ -103,6 +104,27 @@ TEST(BenchmarkFlags, BadValuesAndFlagsThatFightOurOutputAreRefusedUpFront) {
   }
   EXPECT_THROW(check_benchmark_flags({"--benchmark_repetitions=2", "--benchmark_repetitions=3"}),
                UsageError);
+}
+
+// A filter of 100k characters overflowed the stack inside std::regex: a segfault.
+TEST(FilterRegex, HugePatternsAreRefusedNotCompiled) {
+  EXPECT_TRUE(std::regex_search("host/memcpy", compile_filter("--filter", "memcpy")));
+  EXPECT_TRUE(std::regex_search("anything", compile_filter("--filter", "")));
+  const std::string huge(100000, 'a');
+  for (const char* flag : {"--filter", "--benchmark_filter"}) {
+    try {
+      if (std::string(flag) == "--filter") {
+        compile_filter(flag, huge);
+      } else {
+        check_benchmark_flags({"--benchmark_filter=" + huge});
+      }
+      ADD_FAILURE() << flag << " took a 100000-character pattern";
+    } catch (const UsageError& error) {
+      EXPECT_EQ(std::string(error.what()),
+                std::string(flag) +
+                    " is 100000 characters long; give a regular expression of at most 4096");
+    }
+  }
 }
 
 TEST(BenchmarkFlags, ValuesAndFilter) {
