@@ -124,6 +124,8 @@ def load_report(path):
         doc = json.loads(text)
     except json.JSONDecodeError as error:
         raise ReportError(f"report '{path}': not valid JSON, perhaps truncated ({error})") from None
+    except RecursionError:
+        raise ReportError(f"report '{path}': JSON nested too deeply to be a report") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
             or "context" not in doc:
         raise ReportError(

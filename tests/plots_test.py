@@ -238,6 +238,10 @@ class BuiltReports(unittest.TestCase):
         self.assert_one_line_error(run_script(self.gen4, "-o", "/proc/h2d/figures"),
                                    "cannot create the folder")
         self.assert_one_line_error(run_script("/dev/zero", "-o", out), "is a device")
+        deep = os.path.join(self.tmp.name, "deep.json")
+        with open(deep, "w") as handle:
+            handle.write("[" * 100000 + "]" * 100000)
+        self.assert_one_line_error(run_script(deep, "-o", out), "nested too deeply")
         newer = gpu_machine("future", 25.0, with_link_pct=True)
         newer["h2dbench"]["schema"] = 2
         self.assert_one_line_error(run_script(self.write("newer.json", newer), "-o", out),
