@@ -42,7 +42,9 @@ constexpr FlagRule kRules[] = {
     {"repetitions", Kind::positive_int, "5"},
     {"enable_random_interleaving", Kind::boolean, "true"},
     {"report_aggregates_only", Kind::boolean, "true"},
-    {"display_aggregates_only", Kind::boolean, "true"},
+    {"display_aggregates_only", Kind::refused,
+     "h2dbench's table shows only the aggregates when there are repetitions, and the report "
+     "keeps every repetition (Google Benchmark would drop them from the report too)"},
     {"color", Kind::colour, "false"},
     {"counters_tabular", Kind::boolean, "false"},
     {"perf_counters", Kind::text, "CYCLES"},

@@ -12,7 +12,8 @@ namespace h2d {
 // (--benchmark_repetitions=-3) or with an empty report (--benchmark_repetitions=0).
 // Throws UsageError for a flag it does not have, a value of the wrong type or range, a flag given
 // twice, and the flags that fight h2dbench's own output (--benchmark_out, --benchmark_out_format,
-// --benchmark_format, --benchmark_list_tests, --benchmark_time_unit), saying what to use instead.
+// --benchmark_format, --benchmark_list_tests, --benchmark_time_unit,
+// --benchmark_display_aggregates_only), saying what to use instead.
 void check_benchmark_flags(const std::vector<std::string>& flags);
 
 // The value of --benchmark_<name> among `flags` ("true" for a bare --benchmark_<name>).
