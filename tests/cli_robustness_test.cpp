@@ -189,5 +189,16 @@ TEST(CliRobustness, ASecondRunWritingTheSameReportStopsAtOnce) {
   EXPECT_EQ(third.exit_code, 0) << third.output;
 }
 
+// The Slurm script appends --out per node; a user's --out used to be dropped silently, and now
+// h2dbench would refuse the pair on every node.
+TEST(CliRobustness, SlurmScriptRefusesAnOutOfItsOwn) {
+  const auto result =
+      run_process("env -u SLURM_JOB_ID " +
+                  shell_quote(testing::source_dir() + "/scripts/slurm/h2dbench.sbatch") +
+                  " -- --preset quick --out x.json");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("'--out' in the run options"), std::string::npos) << result.output;
+}
+
 }  // namespace
 }  // namespace h2d
