@@ -18,8 +18,8 @@ int list_command(const std::vector<std::string>& args, const std::string& /*prog
   for (const BenchmarkCase& bench_case : selection.cases) {
     fmt::print("{}\n", bench_case.name);
   }
-  for (const auto& skipped : selection.skipped_families) {
-    fmt::print("# {} not listed: {}\n", skipped.family, skipped.reason);
+  for (const std::string& line : group_skipped_families(selection.skipped_families)) {
+    fmt::print("# not listed: {}\n", line);
   }
   fmt::print("# {} cases, preset {}\n", selection.cases.size(), to_string(options.preset));
   return 0;

@@ -2,6 +2,7 @@
 // Subcommands live in benchmarks/*_command.cpp and register themselves (benchmarks/commands.hpp).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <exception>
 #include <string>
@@ -13,17 +14,7 @@
 
 namespace {
 
-void print_usage() {
-  fmt::print("usage: h2dbench [COMMAND] [OPTIONS]\n\ncommands:\n");
-  for (const h2d::Command& command : h2d::registered_commands()) {
-    fmt::print("  {:<10} {}\n", command.name, command.summary);
-  }
-  fmt::print("  {:<10} {}\n  {:<10} {}\n", "help", "this text", "version",
-             "the version and git commit");
-  fmt::print("\nusage of each command:\n");
-  for (const h2d::Command& command : h2d::registered_commands()) {
-    fmt::print("  h2dbench {}\n", command.usage);
-  }
+void print_run_options() {
   fmt::print(
       "\nrun options:\n"
       "  --preset quick|default|full   how much to sweep (default: default)\n"
@@ -44,6 +35,28 @@ void print_usage() {
       "130 interrupted (Ctrl-C; the report of what completed is written)\n");
 }
 
+void print_usage() {
+  fmt::print("usage: h2dbench [COMMAND] [OPTIONS]\n\ncommands:\n");
+  for (const h2d::Command& command : h2d::registered_commands()) {
+    fmt::print("  {:<10} {}\n", command.name, command.summary);
+  }
+  fmt::print("  {:<10} {}\n  {:<10} {}\n", "help", "this text (help COMMAND: one command)",
+             "version", "the version and git commit");
+  fmt::print("\nusage of each command:\n");
+  for (const h2d::Command& command : h2d::registered_commands()) {
+    fmt::print("  h2dbench {}\n", command.usage);
+  }
+  print_run_options();
+}
+
+// `h2dbench COMMAND --help` and `h2dbench help COMMAND`.
+void print_command_usage(const h2d::Command& command) {
+  fmt::print("usage: h2dbench {}\n{}\n", command.usage, command.summary);
+  if (command.name == "run" || command.name == "list") {
+    print_run_options();
+  }
+}
+
 const h2d::Command* find_command(const std::string& name) {
   static const std::vector<h2d::Command> commands = h2d::registered_commands();
   for (const h2d::Command& command : commands) {
@@ -54,32 +67,72 @@ const h2d::Command* find_command(const std::string& name) {
   return nullptr;
 }
 
+// "compare, list, run, ..." for messages.
+std::string command_names() {
+  std::string names;
+  for (const h2d::Command& known : h2d::registered_commands()) {
+    names += (names.empty() ? "" : ", ") + known.name;
+  }
+  return names;
+}
+
+// --help or -h among a command's options (not after "--", where words are file names).
+bool asks_for_help(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    if (arg == "--") {
+      return false;
+    }
+    if (arg == "--help" || arg == "-h") {
+      return true;
+    }
+  }
+  return false;
+}
+
 int dispatch(const std::vector<std::string>& words, const std::string& program) {
   const h2d::Command* run = find_command("run");
   if (words.empty()) {
     return run->handler({}, program);
   }
   const std::string& first = words.front();
+  const std::vector<std::string> rest(words.begin() + 1, words.end());
   if (first == "help" || first == "--help" || first == "-h") {
-    print_usage();
+    if (rest.empty()) {
+      print_usage();
+      return 0;
+    }
+    const h2d::Command* named = find_command(rest.front());
+    if (rest.size() > 1 || named == nullptr) {
+      throw h2d::UsageError(fmt::format("help '{}': give one command ({}), e.g. h2dbench help run",
+                                        fmt::join(rest, " "), command_names()));
+    }
+    print_command_usage(*named);
     return 0;
   }
   if (first == "version" || first == "--version") {
+    if (!rest.empty()) {
+      throw h2d::UsageError(fmt::format("version takes no arguments (got '{}')", rest.front()));
+    }
     fmt::print("h2dbench {} ({})\n", h2d::kVersion, h2d::kGitSha);
     return 0;
   }
-  if (const h2d::Command* command = find_command(first)) {
-    return command->handler(std::vector<std::string>(words.begin() + 1, words.end()), program);
+  const h2d::Command* command = find_command(first);
+  const bool implicit_run = command == nullptr && first.rfind("--", 0) == 0;
+  if (implicit_run) {
+    command = run;  // `h2dbench --preset quick` means run
   }
-  if (first.rfind("--", 0) == 0) {
-    return run->handler(words, program);  // `h2dbench --preset quick` means run
+  if (command != nullptr) {
+    const std::vector<std::string>& args = implicit_run ? words : rest;
+    if (asks_for_help(args)) {
+      print_command_usage(*command);
+      return 0;
+    }
+    return command->handler(args, program);
   }
-  std::string valid;
-  for (const h2d::Command& command : h2d::registered_commands()) {
-    valid += command.name + ", ";
-  }
-  throw h2d::UsageError(fmt::format(
-      "unknown command '{}' (valid: {}help, version; see h2dbench --help)", first, valid));
+  throw h2d::UsageError(
+      fmt::format("unknown command '{}' (valid: {}, help, version; see "
+                  "h2dbench --help)",
+                  first, command_names()));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "harness/device.hpp"
 #include "harness/link_annotation.hpp"
 #include "harness/nvtx.hpp"
+#include "harness/output_lock.hpp"
 #include "harness/pinned_budget.hpp"
 #include "harness/report_file.hpp"
 #include "harness/run_options.hpp"
@@ -76,9 +77,30 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
 
+  const SuiteSelection selection =
+      select_cases(plan, context.options.filter, context.options.benchmark_filter);
+  context.skipped_families = selection.skipped_families;
+  if (selection.cases.empty()) {
+    std::string filters = fmt::format("--filter '{}'", context.options.filter);
+    if (!context.options.benchmark_filter.empty()) {
+      filters = context.options.filter.empty()
+                    ? fmt::format("--benchmark_filter '{}'", context.options.benchmark_filter)
+                    : fmt::format("{} and --benchmark_filter '{}'", filters,
+                                  context.options.benchmark_filter);
+    }
+    std::string why;
+    for (const std::string& line : group_skipped_families(selection.skipped_families)) {
+      why += "; not run here: " + line;
+    }
+    throw UsageError(fmt::format("no case matches {} (h2dbench list shows them){}", filters, why));
+  }
+
+  // Checked after the selection, so a filter that matches nothing leaves no folder behind.
   const std::string out = context.options.out.value_or(
       default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
   check_writable(out);
+  const OutputLock report_lock(out, "--out");  // a second run writing the same report stops now
+  std::optional<OutputLock> trace_lock;
   if (context.options.trace) {
     const auto same_file = [](const std::string& a, const std::string& b) {
       return std::filesystem::absolute(a).lexically_normal() ==
@@ -89,18 +111,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
           fmt::format("--trace '{}' is also the report (--out); give the trace its own file", out));
     }
     check_writable(*context.options.trace, "--trace");
+    trace_lock.emplace(*context.options.trace, "--trace");
   }
 
-  const SuiteSelection selection = select_cases(plan, context.options.filter);
-  context.skipped_families = selection.skipped_families;
-  if (selection.cases.empty()) {
-    std::string why;
-    for (const auto& skipped : selection.skipped_families) {
-      why += fmt::format("; {} skipped: {}", skipped.family, skipped.reason);
-    }
-    throw UsageError(fmt::format("no case matches --filter '{}' (h2dbench list shows them){}",
-                                 context.options.filter, why));
-  }
   announce_devices(plan);
   nvtx_name_this_thread("h2dbench main");
   if (context.options.profile) {

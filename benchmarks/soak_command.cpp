@@ -6,6 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <random>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "benchmarks/commands.hpp"
+#include "harness/command_line.hpp"
 #include "harness/device.hpp"
 #include "harness/duration.hpp"
 #include "harness/gpu_step_engine.hpp"
@@ -42,54 +47,49 @@ constexpr const char* kSoakUsage =
     "soak [--duration 60s] [--watchdog SECONDS] [--seed N] [--device ORDINAL]";
 
 SoakOptions parse_soak_options(const std::vector<std::string>& args) {
-  SoakOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const std::size_t equals = arg.find('=');
-    const std::string flag = arg.substr(0, equals);
-    std::string value;
-    if (equals != std::string::npos) {
-      value = arg.substr(equals + 1);
-    } else if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
-      value = args[++i];
+  const ParsedArgs parsed = parse_command_line({"soak",
+                                                {{"--duration", "a duration such as 60s, 5m or 2h"},
+                                                 {"--watchdog", "seconds, such as 30 or 2m"},
+                                                 {"--seed", "a non-negative integer"},
+                                                 {"--device", "a GPU ordinal such as 0"}},
+                                                "",
+                                                ""},
+                                               args);
+  // A whole number in [0, max]; anything else names the flag and what is valid.
+  const auto whole = [](const char* flag, const std::string& value, unsigned long long max,
+                        const char* valid) {
+    const bool digits =
+        value.size() <= 20 && std::all_of(value.begin(), value.end(),
+                                          [](unsigned char c) { return std::isdigit(c) != 0; });
+    errno = 0;
+    const unsigned long long number = digits ? std::strtoull(value.c_str(), nullptr, 10) : 0;
+    if (!digits || errno == ERANGE || number > max) {
+      throw UsageError(fmt::format("{} '{}' is not valid; give {}", flag, value, valid));
     }
-    const auto require_value = [&](const char* valid) {
-      if (value.empty()) {
-        throw UsageError(fmt::format("{} needs a value ({})", flag, valid));
-      }
-    };
+    return number;
+  };
+  const auto duration = [](const char* flag, const std::string& value) {
     try {
-      if (flag == "--duration") {
-        require_value("a duration such as 60s, 5m or 2h");
-        options.duration_s = parse_duration_s(value);
-      } else if (flag == "--watchdog") {
-        require_value("seconds, such as 30 or 2m");
-        options.watchdog_s = parse_duration_s(value);
-      } else if (flag == "--seed") {
-        require_value("a non-negative integer");
-        std::size_t used = 0;
-        options.seed = std::stoull(value, &used);
-        if (used != value.size() || value.front() == '-') {
-          throw std::invalid_argument("not an integer");
-        }
-        options.seed_given = true;
-      } else if (flag == "--device") {
-        require_value("a GPU ordinal such as 0");
-        std::size_t used = 0;
-        options.device = std::stoi(value, &used);
-        if (used != value.size() || options.device < 0) {
-          throw std::invalid_argument("not an ordinal");
-        }
-        options.device_given = true;
-      } else {
-        throw UsageError(fmt::format(
-            "unknown option '{}' for soak (valid: --duration, --watchdog, --seed, --device)", arg));
-      }
+      return parse_duration_s(value);
     } catch (const std::invalid_argument& error) {
-      throw UsageError(fmt::format("{} '{}': {}", flag, value, error.what()));
-    } catch (const std::out_of_range&) {
-      throw UsageError(fmt::format("{} '{}': out of range", flag, value));
+      throw UsageError(fmt::format("{}: {}", flag, error.what()));
     }
+  };
+  SoakOptions options;
+  if (const auto value = parsed.get("--duration")) {
+    options.duration_s = duration("--duration", *value);
+  }
+  if (const auto value = parsed.get("--watchdog")) {
+    options.watchdog_s = duration("--watchdog", *value);
+  }
+  if (const auto value = parsed.get("--seed")) {
+    options.seed = whole("--seed", *value, std::numeric_limits<std::uint64_t>::max(),
+                         "a non-negative integer such as 11");
+    options.seed_given = true;
+  }
+  if (const auto value = parsed.get("--device")) {
+    options.device = static_cast<int>(whole("--device", *value, 1023, "a GPU ordinal such as 0"));
+    options.device_given = true;
   }
   return options;
 }

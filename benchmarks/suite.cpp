@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "harness/benchmark_flags.hpp"
 #include "harness/benchmark_json.hpp"
 #include "harness/capturing_reporter.hpp"
 #include "harness/case_runner.hpp"
@@ -83,7 +84,8 @@ int preset_repetitions(Preset preset) {
   return 1;
 }
 
-SuiteSelection select_cases(const RunPlan& plan, const std::string& filter) {
+SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
+                            const std::string& benchmark_filter) {
   SuiteSelection selection;
   const std::regex pattern(filter.empty() ? std::string(".*") : filter);
   for (const Family& family : registered_families()) {
@@ -92,7 +94,8 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter) {
       continue;
     }
     for (BenchmarkCase& bench_case : family.cases(plan)) {
-      if (std::regex_search(bench_case.name, pattern)) {
+      if (std::regex_search(bench_case.name, pattern) &&
+          benchmark_filter_matches(benchmark_filter, bench_case.name)) {
         selection.cases.push_back(std::move(bench_case));
       }
     }
@@ -112,7 +115,11 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
       preset_repetitions(options.preset) > 1) {
     words.push_back(fmt::format("--benchmark_repetitions={}", preset_repetitions(options.preset)));
   }
-  words.insert(words.end(), options.benchmark_flags.begin(), options.benchmark_flags.end());
+  for (const std::string& flag : options.benchmark_flags) {
+    if (flag.rfind("--benchmark_filter", 0) != 0) {  // select_cases applied it
+      words.push_back(flag);
+    }
+  }
   std::vector<char*> argv;
   for (auto& word : words) {
     argv.push_back(word.data());
@@ -120,8 +127,7 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
   if (argc > 1) {
-    throw UsageError(
-        fmt::format("unrecognized Google Benchmark flag '{}' (see --benchmark_help)", argv[1]));
+    throw UsageError(fmt::format("Google Benchmark did not take the flag '{}'", argv[1]));
   }
 
   benchmark::ClearRegisteredBenchmarks();
@@ -141,12 +147,15 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
     }
   }
 
-  CapturingReporter reporter(isatty(STDOUT_FILENO) != 0);
+  const std::string colour = benchmark_flag(options.benchmark_flags, "color").value_or("auto");
+  CapturingReporter reporter(
+      colour == "auto" ? isatty(STDOUT_FILENO) != 0 : parse_benchmark_bool(colour),
+      parse_benchmark_bool(
+          benchmark_flag(options.benchmark_flags, "counters_tabular").value_or("true")));
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
   if (ran == 0 || reporter.json().empty()) {
-    throw UsageError(
-        "no case ran: the --benchmark_filter given matched none of the selected cases");
+    throw UsageError("no case ran: Google Benchmark's flags left none of the selected cases");
   }
   nlohmann::json report = parse_benchmark_json(reporter.json());
   strip_timing_suffixes(report);

@@ -22,9 +22,10 @@ struct SuiteSelection {
 };
 
 // Asks every registered family for its cases under `plan`, keeps those whose name matches
-// `filter` (std::regex search; empty keeps all). GPU families are skipped with the plan's reason
-// when it has no devices.
-SuiteSelection select_cases(const RunPlan& plan, const std::string& filter);
+// `filter` (std::regex search; empty keeps all) and `benchmark_filter` (--benchmark_filter: a
+// leading '-' negates). GPU families are skipped with the plan's reason when it has no devices.
+SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
+                            const std::string& benchmark_filter = {});
 
 // Registers the selection with Google Benchmark (manual time, the preset's minimum time and
 // repetitions unless the user's --benchmark_* flags say otherwise), runs it with the console

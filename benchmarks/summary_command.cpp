@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "benchmarks/commands.hpp"
+#include "harness/command_line.hpp"
 #include "harness/report_file.hpp"
 #include "harness/summary.hpp"
 #include "harness/usage_error.hpp"
@@ -11,10 +12,11 @@ namespace h2d {
 namespace {
 
 int summary_command(const std::vector<std::string>& args, const std::string& /*program*/) {
-  if (args.size() != 1 || args.front().rfind("--", 0) == 0) {
+  const ParsedArgs parsed = parse_command_line({"summary", {}, "REPORT.json", ""}, args);
+  if (parsed.operands.size() != 1) {
     throw UsageError("summary takes one report: h2dbench summary REPORT.json");
   }
-  const Report report = read_report(args.front());
+  const Report report = read_report(parsed.operands.front());
   fmt::print("{}", format_summary(summarize_report(report.document)));
   return 0;
 }

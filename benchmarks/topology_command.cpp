@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchmarks/commands.hpp"
+#include "harness/command_line.hpp"
 #include "harness/device.hpp"
 #include "harness/hwloc_topology.hpp"
 #include "harness/topology.hpp"
@@ -28,32 +29,19 @@ struct TopologyOptions {
 };
 
 TopologyOptions parse_options(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_command_line({"topology",
+                                                {{"--xml", "an hwloc XML file"},
+                                                 {"--json", ""},
+                                                 {"--all", ""},
+                                                 {"--export", "a file to write the XML to"}},
+                                                "",
+                                                ""},
+                                               args);
   TopologyOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value = [&](const char* flag) {
-      const std::string prefix = std::string(flag) + "=";
-      if (arg.rfind(prefix, 0) == 0) {
-        return arg.substr(prefix.size());
-      }
-      if (i + 1 >= args.size() || args[i + 1].empty()) {
-        throw UsageError(fmt::format("{} needs a file name (usage: h2dbench {})", flag, kUsage));
-      }
-      return args[++i];
-    };
-    if (arg == "--xml" || arg.rfind("--xml=", 0) == 0) {
-      options.xml = value("--xml");
-    } else if (arg == "--export" || arg.rfind("--export=", 0) == 0) {
-      options.export_path = value("--export");
-    } else if (arg == "--json") {
-      options.json = true;
-    } else if (arg == "--all") {
-      options.all = true;
-    } else {
-      throw UsageError(fmt::format(
-          "unknown topology option '{}' (valid: --xml FILE, --json, --all, --export FILE)", arg));
-    }
-  }
+  options.xml = parsed.get("--xml");
+  options.export_path = parsed.get("--export");
+  options.json = parsed.has("--json");
+  options.all = parsed.has("--all");
   return options;
 }
 

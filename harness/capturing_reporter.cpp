@@ -2,9 +2,10 @@
 
 namespace h2d {
 
-CapturingReporter::CapturingReporter(bool color)
-    : console_(color ? benchmark::ConsoleReporter::OO_ColorTabular
-                     : benchmark::ConsoleReporter::OO_Tabular) {
+CapturingReporter::CapturingReporter(bool color, bool tabular)
+    : console_(static_cast<benchmark::ConsoleReporter::OutputOptions>(
+          (color ? benchmark::ConsoleReporter::OO_Color : 0) |
+          (tabular ? benchmark::ConsoleReporter::OO_Tabular : 0))) {
   json_.SetOutputStream(&json_text_);
   json_.SetErrorStream(&json_text_);
 }

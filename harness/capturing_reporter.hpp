@@ -12,7 +12,8 @@ namespace h2d {
 // once the run is complete.
 class CapturingReporter : public benchmark::BenchmarkReporter {
  public:
-  explicit CapturingReporter(bool color);
+  // `color` and `tabular` (counters in columns) as --benchmark_color/--benchmark_counters_tabular.
+  explicit CapturingReporter(bool color, bool tabular = true);
 
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;

@@ -43,6 +43,14 @@ void end_case(Outcome outcome, const std::string& name, const std::string& reaso
     record(outcome == Outcome::skipped ? outcomes().skipped : outcomes().failed, name, reason);
   }
   state.SkipWithError(reason.c_str());
+  // Google Benchmark aborts the whole process (ComputeStats) when the repetitions of a case count
+  // different iterations, and a repetition that ends before its loop counts none: Ctrl-C between
+  // repetitions, or a skip in the setup of the second one. Entering the loop after the error runs
+  // no iteration but counts the planned ones, like a repetition that failed inside its loop.
+  if (state.iterations() == 0) {  // the loop never started
+    for (auto _ : state) {
+    }
+  }
 }
 
 // Why a case ended early, and whether that is a skip (it cannot run here: no room, interrupted)

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "harness/command_line.hpp"
+#include "harness/filter_regex.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
@@ -26,39 +28,27 @@ double parse_threshold_pct(const std::string& text) {
 }
 
 CompareCommandOptions parse_compare_options(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_command_line({"compare",
+                                                {{"--format", "table, markdown, csv or json"},
+                                                 {"--filter", "a regular expression"},
+                                                 {"--threshold", "a percentage such as 5"},
+                                                 {"--fail-on-regression", ""}},
+                                                "REPORT.json",
+                                                ""},
+                                               args);
   CompareCommandOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    if (word.rfind("--", 0) != 0 || word == "--") {
-      options.reports.push_back(word);
-      continue;
-    }
-    const std::size_t equals = word.find('=');
-    const std::string flag = word.substr(0, equals);
-    const auto value = [&]() -> std::string {
-      if (equals != std::string::npos) {
-        return word.substr(equals + 1);
-      }
-      if (i + 1 >= args.size()) {
-        throw UsageError(fmt::format("{} needs a value", flag));
-      }
-      return args[++i];
-    };
-    if (flag == "--format") {
-      options.format = parse_compare_format(value());
-    } else if (flag == "--filter") {
-      options.compare.filter = value();
-    } else if (flag == "--threshold") {
-      options.compare.verdict.threshold_pct = parse_threshold_pct(value());
-    } else if (flag == "--fail-on-regression" && equals == std::string::npos) {
-      options.fail_on_regression = true;
-    } else {
-      throw UsageError(fmt::format(
-          "compare: unknown option '{}' (valid: --format table|markdown|csv|json, --filter "
-          "REGEX, --threshold PCT, --fail-on-regression)",
-          word));
-    }
+  options.reports = parsed.operands;
+  if (const auto format = parsed.get("--format")) {
+    options.format = parse_compare_format(*format);
   }
+  if (const auto filter = parsed.get("--filter")) {
+    options.compare.filter = *filter;
+    compile_filter("--filter", *filter);  // a bad filter is named before any report is read
+  }
+  if (const auto threshold = parsed.get("--threshold")) {
+    options.compare.verdict.threshold_pct = parse_threshold_pct(*threshold);
+  }
+  options.fail_on_regression = parsed.has("--fail-on-regression");
   if (options.reports.size() < 2) {
     throw UsageError(
         "compare needs at least two reports: h2dbench compare A.json B.json [C.json ...] "

@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "harness/filter_regex.hpp"
 #include "harness/json_fields.hpp"
 #include "harness/report_cases.hpp"
 #include "harness/usage_error.hpp"
@@ -63,13 +64,7 @@ std::string report_label(std::size_t index) {
 }
 
 Comparison compare_reports(const std::vector<Report>& reports, const CompareOptions& options) {
-  std::regex pattern;
-  try {
-    pattern = std::regex(options.filter.empty() ? std::string(".*") : options.filter);
-  } catch (const std::regex_error& error) {
-    throw UsageError(fmt::format("--filter '{}' is not a valid regular expression: {}",
-                                 options.filter, error.what()));
-  }
+  const std::regex pattern = compile_filter("--filter", options.filter);
   Comparison comparison;
   comparison.verdict = options.verdict;
   comparison.filter = options.filter;

@@ -5,8 +5,10 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <map>
 
 #include "h2d/version.hpp"
+#include "harness/report_file.hpp"
 #include "harness/system_memory.hpp"
 
 namespace h2d {
@@ -31,6 +33,19 @@ std::string format_utc(const char* format) {
 
 }  // namespace
 
+std::vector<std::string> group_skipped_families(const std::vector<SkippedFamily>& skipped) {
+  std::map<std::string, std::string> by_reason;
+  for (const SkippedFamily& family : skipped) {
+    std::string& names = by_reason[family.reason];
+    names += (names.empty() ? "" : ", ") + family.family;
+  }
+  std::vector<std::string> lines;
+  for (const auto& [reason, names] : by_reason) {
+    lines.push_back(fmt::format("{} ({})", names, reason));
+  }
+  return lines;
+}
+
 nlohmann::json context_to_json(const RunContext& context) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const DeviceInfo& gpu : context.discovery.devices) {
@@ -52,7 +67,7 @@ nlohmann::json context_to_json(const RunContext& context) {
   const auto memlock = memlock_limit_bytes();
   const HostInfo& host = context.host;
   return {
-      {"schema", 1},
+      {"schema", kReportSchema},
       {"version", kVersion},
       {"git_sha", kGitSha},
       {"cuda",

@@ -18,6 +18,10 @@ struct SkippedFamily {
   std::string reason;
 };
 
+// "h2d/batch, h2d/memory (no usable GPU: ...)": one line per distinct reason, sorted by reason,
+// so a reason that many families share is said once.
+std::vector<std::string> group_skipped_families(const std::vector<SkippedFamily>& skipped);
+
 // Everything about a run and its machine that a later comparison needs.
 struct RunContext {
   RunOptions options;

@@ -30,6 +30,9 @@ std::string short_number(double value) {
 }
 
 std::string times_text(double ratio) {
+  if (!std::isfinite(ratio) || ratio >= 1e4 || (ratio > 0 && ratio < 1e-3)) {
+    return fmt::format("{:.3g}x", ratio);  // a table column, not 300 digits
+  }
   return fmt::format(ratio >= 10 ? "{:.1f}x" : "{:.2f}x", ratio);
 }
 

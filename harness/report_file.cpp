@@ -8,8 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <system_error>
+#include <vector>
+
+#include "h2d/version.hpp"
 
 #include "harness/usage_error.hpp"
 
@@ -30,8 +32,15 @@ void check_writable(const std::string& path, const std::string& flag) {
         fmt::format("{} '{}' names a folder; give a file such as {}report.json", flag, path, path));
   }
   std::error_code error;
-  if (fs::is_directory(target, error)) {
+  const fs::file_status existing = fs::status(target, error);  // follows symbolic links
+  if (fs::is_directory(existing)) {
     throw UsageError(fmt::format("{} '{}' is a folder; give a file path", flag, path));
+  }
+  // The file is written beside the path and renamed over it: that would replace a device, a
+  // pipe or a socket (as root, /dev/null itself) with a regular file.
+  if (fs::exists(existing) && !fs::is_regular_file(existing)) {
+    throw UsageError(fmt::format(
+        "{} '{}' is not a regular file (a device, pipe or socket); give a file path", flag, path));
   }
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), error);
@@ -69,18 +78,38 @@ void write_json_atomically(const std::string& path, const nlohmann::json& docume
 }
 
 Report read_report(const std::string& path) {
-  std::ifstream in(path);
+  namespace fs = std::filesystem;
+  std::error_code status_error;
+  const fs::file_status status = fs::status(path, status_error);
+  if (fs::is_directory(status)) {
+    throw UsageError(fmt::format("report '{}' is a folder; give a report file", path));
+  }
+  // A pipe is fine (`summary <(ssh rig cat r.json)`); a device would be read forever.
+  if (fs::is_character_file(status) || fs::is_block_file(status) || fs::is_socket(status)) {
+    throw UsageError(fmt::format("report '{}' is a device or socket, not a report file", path));
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw UsageError(fmt::format("report '{}': cannot open: {}", path, std::strerror(errno)));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) {
+  std::string text;
+  std::vector<char> chunk(std::size_t{1} << 20);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxReportBytes) {
+      throw UsageError(fmt::format("report '{}' is larger than {} MiB: not an h2dbench report",
+                                   path, kMaxReportBytes >> 20));
+    }
+  }
+  if (in.bad()) {
+    throw UsageError(fmt::format("report '{}': cannot read: {}", path, std::strerror(errno)));
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw UsageError(fmt::format("report '{}': the file is empty", path));
   }
   Report report{path, {}};
   try {
-    report.document = nlohmann::json::parse(text.str());
+    report.document = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
     throw UsageError(fmt::format("report '{}': not valid JSON, perhaps truncated (byte {}: {})",
                                  path, error.byte, error.what()));
@@ -95,6 +124,17 @@ Report read_report(const std::string& path) {
     throw UsageError(fmt::format(
         "report '{}': a Google Benchmark report, but not from h2dbench (no 'h2dbench' context)",
         path));
+  }
+  const nlohmann::json schema = doc["h2dbench"].value("schema", nlohmann::json());
+  if (schema.is_null()) {
+    throw UsageError(fmt::format(
+        "report '{}': its 'h2dbench' object has no schema: not a report h2dbench wrote", path));
+  }
+  if (!schema.is_number_integer() || schema.get<long long>() != kReportSchema) {
+    throw UsageError(
+        fmt::format("report '{}' has h2dbench schema {}; this h2dbench ({}) reads "
+                    "schema {}",
+                    path, schema.dump(), kVersion, kReportSchema));
   }
   return report;
 }

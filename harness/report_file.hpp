@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace h2d {
@@ -21,8 +22,14 @@ struct Report {
   nlohmann::json document;
 };
 
-// Throws UsageError naming the file and the problem: missing, empty, not JSON (truncated),
-// not a Google Benchmark report, not an h2dbench report.
+// The "schema" of the "h2dbench" object this build writes and reads.
+constexpr long long kReportSchema = 1;
+// Larger than any real report by far: a bigger file is not one (and /dev/zero never ends).
+constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
+
+// Throws UsageError naming the file and the problem: missing, a folder or device, empty, too
+// large, not JSON (truncated), not a Google Benchmark report, not an h2dbench report, another
+// schema.
 Report read_report(const std::string& path);
 
 }  // namespace h2d

@@ -3,31 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 #include <stdexcept>
 
+#include "harness/benchmark_flags.hpp"
 #include "harness/byte_size.hpp"
+#include "harness/command_line.hpp"
 #include "harness/duration.hpp"
+#include "harness/filter_regex.hpp"
 #include "harness/usage_error.hpp"
 
 namespace h2d {
 namespace {
-
-// Splits "--flag=value" or takes the value from the next word.
-std::string take_value(const std::vector<std::string>& args, std::size_t& i,
-                       const std::string& flag, const std::string& inline_value, bool has_inline,
-                       const char* valid) {
-  if (has_inline) {
-    if (inline_value.empty()) {
-      throw UsageError(fmt::format("{} needs a value ({})", flag, valid));
-    }
-    return inline_value;
-  }
-  if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
-    throw UsageError(fmt::format("{} needs a value ({})", flag, valid));
-  }
-  return args[++i];
-}
 
 // Profile mode fixes the iterations and runs each case once, so a profiler's output stays small;
 // flags that ask for more contradict it.
@@ -50,66 +36,63 @@ void check_profile_flags(RunOptions& options) {
   }
 }
 
+CommandSyntax run_syntax(bool listing) {
+  CommandSyntax syntax{listing ? "list" : "run",
+                       {{"--preset", "quick, default or full"},
+                        {"--filter", "a regular expression"},
+                        {"--devices", "'all' or GPU ordinals such as 0,1"}},
+                       "",
+                       listing ? "" : "--benchmark_"};
+  if (!listing) {
+    syntax.options.insert(syntax.options.end(), {{"--out", "a file path"},
+                                                 {"--pinned-limit", "a size such as 8GiB"},
+                                                 {"--profile", ""},
+                                                 {"--trace", "a file such as t.json"},
+                                                 {"--watchdog", "seconds, such as 30 or 2m"}});
+  }
+  return syntax;
+}
+
 }  // namespace
 
 RunOptions parse_run_options(const std::vector<std::string>& args, bool listing) {
-  RunOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.rfind("--benchmark_", 0) == 0) {
-      if (listing) {
+  if (listing) {
+    for (const std::string& arg : args) {
+      if (arg.rfind("--benchmark_", 0) == 0) {
         throw UsageError(fmt::format("'{}': list takes no Google Benchmark flags", arg));
       }
-      options.benchmark_flags.push_back(arg);
-      continue;
-    }
-    const std::size_t equals = arg.find('=');
-    const bool has_inline = equals != std::string::npos;
-    const std::string flag = has_inline ? arg.substr(0, equals) : arg;
-    const std::string inline_value = has_inline ? arg.substr(equals + 1) : std::string();
-    if (flag == "--preset") {
-      options.preset = parse_preset(
-          take_value(args, i, flag, inline_value, has_inline, "quick, default or full"));
-    } else if (flag == "--filter") {
-      options.filter = take_value(args, i, flag, inline_value, has_inline, "a regular expression");
-      try {
-        std::regex check(options.filter);
-      } catch (const std::regex_error& error) {
-        throw UsageError(fmt::format("--filter '{}' is not a valid regular expression: {}",
-                                     options.filter, error.what()));
-      }
-    } else if (flag == "--devices") {
-      options.devices =
-          take_value(args, i, flag, inline_value, has_inline, "'all' or GPU ordinals such as 0,1");
-    } else if (flag == "--out" && !listing) {
-      options.out = take_value(args, i, flag, inline_value, has_inline, "a file path");
-    } else if (flag == "--pinned-limit" && !listing) {
-      const std::string value =
-          take_value(args, i, flag, inline_value, has_inline, "a size such as 8GiB");
-      try {
-        options.pinned_limit = parse_bytes(value);
-      } catch (const std::invalid_argument& error) {
-        throw UsageError(fmt::format("--pinned-limit: {}", error.what()));
-      }
-    } else if (flag == "--profile" && !listing && !has_inline) {
-      options.profile = true;
-    } else if (flag == "--trace" && !listing) {
-      options.trace = take_value(args, i, flag, inline_value, has_inline, "a file such as t.json");
-    } else if (flag == "--watchdog" && !listing) {
-      const std::string value =
-          take_value(args, i, flag, inline_value, has_inline, "seconds, such as 30 or 2m");
-      try {
-        options.watchdog_s = parse_duration_s(value);
-      } catch (const std::invalid_argument& error) {
-        throw UsageError(fmt::format("--watchdog: {}", error.what()));
-      }
-    } else {
-      throw UsageError(fmt::format(
-          "unknown option '{}' for {} (valid: --preset, --filter, --devices{}; see --help)", arg,
-          listing ? "list" : "run",
-          listing ? "" : ", --out, --pinned-limit, --profile, --trace, --watchdog, --benchmark_*"));
     }
   }
+  const ParsedArgs parsed = parse_command_line(run_syntax(listing), args);
+  RunOptions options;
+  if (const auto preset = parsed.get("--preset")) {
+    options.preset = parse_preset(*preset);
+  }
+  if (const auto filter = parsed.get("--filter")) {
+    options.filter = *filter;
+    compile_filter("--filter", options.filter);
+  }
+  options.devices = parsed.get("--devices");
+  options.out = parsed.get("--out");
+  if (const auto limit = parsed.get("--pinned-limit")) {
+    try {
+      options.pinned_limit = parse_bytes(*limit);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(fmt::format("--pinned-limit: {}", error.what()));
+    }
+  }
+  options.profile = parsed.has("--profile");
+  options.trace = parsed.get("--trace");
+  if (const auto watchdog = parsed.get("--watchdog")) {
+    try {
+      options.watchdog_s = parse_duration_s(*watchdog);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(fmt::format("--watchdog: {}", error.what()));
+    }
+  }
+  options.benchmark_flags = parsed.passthrough;
+  check_benchmark_flags(options.benchmark_flags);
+  options.benchmark_filter = benchmark_flag(options.benchmark_flags, "filter").value_or("");
   check_profile_flags(options);
   return options;
 }

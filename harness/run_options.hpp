@@ -20,7 +20,8 @@ struct RunOptions {
   bool profile = false;                      // --profile: a few iterations per case, no repetitions
   std::optional<std::string> trace;          // --trace FILE: built-in timeline (implies --profile)
   std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
-  std::vector<std::string> benchmark_flags;  // --benchmark_*, passed to Google Benchmark
+  std::vector<std::string> benchmark_flags;  // --benchmark_*, checked, passed to Google Benchmark
+  std::string benchmark_filter;  // --benchmark_filter's value, applied when cases are selected
 };
 
 // Parses `args` (the words after the subcommand). `listing` is true for `list`, which takes only

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "harness/byte_size.hpp"
+#include "harness/context.hpp"
 #include "harness/json_fields.hpp"
 #include "harness/number_text.hpp"
 
@@ -251,16 +252,12 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
   list_note("failed_cases", "failed");
   list_note("skipped_cases", "skipped");
   if (context.contains("skipped_families") && context["skipped_families"].is_array()) {
-    std::map<std::string, std::vector<std::string>> by_reason;
-    for (const auto& skipped : context["skipped_families"]) {
-      by_reason[string_or(skipped, "reason", "?")].push_back(string_or(skipped, "family", "?"));
+    std::vector<SkippedFamily> skipped;
+    for (const auto& family : context["skipped_families"]) {
+      skipped.push_back({string_or(family, "family", "?"), string_or(family, "reason", "?")});
     }
-    for (const auto& [reason, families] : by_reason) {
-      std::string names;
-      for (const auto& family : families) {
-        names += (names.empty() ? "" : ", ") + family;
-      }
-      notes.push_back(fmt::format("not run: {} ({})", names, reason));
+    for (const std::string& line : group_skipped_families(skipped)) {
+      notes.push_back("not run: " + line);
     }
   }
   return notes;

@@ -17,11 +17,14 @@ import json
 import math
 import os
 import re
+import stat
 import statistics
 import sys
 from collections import OrderedDict
 
 EXIT_USAGE = 2
+REPORT_SCHEMA = 1  # harness/report_file.hpp kReportSchema
+MAX_REPORT_CHARS = 1 << 30  # far beyond any real report (and /dev/zero never ends)
 
 
 class ReportError(Exception):
@@ -105,14 +108,24 @@ def load_report(path):
         raise ReportError(f"report '{path}': no such file")
     if os.path.isdir(path):
         raise ReportError(f"report '{path}': is a folder, not a report file")
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        text = handle.read()
+    mode = os.stat(path).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        raise ReportError(f"report '{path}': is a device or socket, not a report file")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(MAX_REPORT_CHARS + 1)
+    except OSError as error:
+        raise ReportError(f"report '{path}': cannot read: {error.strerror}") from None
+    if len(text) > MAX_REPORT_CHARS:
+        raise ReportError(f"report '{path}': larger than 1 GiB, not an h2dbench report")
     if not text.strip():
         raise ReportError(f"report '{path}': the file is empty")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as error:
         raise ReportError(f"report '{path}': not valid JSON, perhaps truncated ({error})") from None
+    except RecursionError:
+        raise ReportError(f"report '{path}': JSON nested too deeply to be a report") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
             or "context" not in doc:
         raise ReportError(
@@ -120,7 +133,21 @@ def load_report(path):
     if not isinstance(doc.get("h2dbench"), dict):
         raise ReportError(f"report '{path}': a Google Benchmark report, but not from h2dbench "
                           "(no 'h2dbench' context)")
+    schema = doc["h2dbench"].get("schema")
+    if schema != REPORT_SCHEMA or isinstance(schema, bool):
+        raise ReportError(f"report '{path}': h2dbench schema {json.dumps(schema)}; this script "
+                          f"reads schema {REPORT_SCHEMA}")
     return Report(path, doc)
+
+
+def _mapping(value):
+    """A report section that should be an object: {} when it is missing or hand-edited into
+    something else, so a damaged section costs a label, not the figures."""
+    return value if isinstance(value, dict) else {}
+
+
+def _sequence(value):
+    return value if isinstance(value, list) else []
 
 
 class Report:
@@ -165,11 +192,12 @@ class Report:
                 case.values.setdefault(key, []).append(float(value))
 
     def machine(self):
-        host = self.context.get("host", {}) or {}
-        hostname = host.get("hostname") or self.doc.get("context", {}).get("host_name") or "?"
-        gpus = self.context.get("gpus") or []
-        if gpus:
-            names = [g.get("name", "GPU") for g in gpus if isinstance(g, dict)]
+        host = _mapping(self.context.get("host"))
+        hostname = host.get("hostname") or _mapping(self.doc.get("context")).get("host_name") \
+            or "?"
+        gpus = _sequence(self.context.get("gpus"))
+        names = [str(g.get("name", "GPU")) for g in gpus if isinstance(g, dict)]
+        if names:
             gpu = names[0] if len(set(names)) == 1 else ", ".join(names)
             if len(names) > 1 and len(set(names)) == 1:
                 gpu = f"{len(names)}x {gpu}"
@@ -186,8 +214,8 @@ class Report:
     def link_ceiling(self):
         """The link ceiling in GB/s: from the topology object when it states one, else derived
         from the link_pct counters (GB/s / link_pct * 100). None when the report has neither."""
-        for holder in ((self.context.get("topology") or {}).get("gpus") or [],
-                       self.context.get("gpus") or []):
+        for holder in (_sequence(_mapping(self.context.get("topology")).get("gpus")),
+                       _sequence(self.context.get("gpus"))):
             for gpu in holder:
                 if not isinstance(gpu, dict):
                     continue
@@ -557,9 +585,43 @@ def build_figures(reports):
         except Skip as why:
             notes.append(f"skipped {name}: {why}")
             continue
-        fig.tight_layout()
+        try:
+            fig.tight_layout()
+        except _LAYOUT_ERRORS as error:
+            import matplotlib.pyplot as plt
+            plt.close(fig)
+            notes.append(f"skipped {name}: {_layout_failure(error)}")
+            continue
         figures[name] = fig
     return figures, notes
+
+
+# Values matplotlib cannot lay out (a hand-edited 1e308 GB/s) raise from deep inside it: they
+# become a note naming the figure, not a traceback.
+_LAYOUT_ERRORS = (ValueError, IndexError, OverflowError)
+
+
+def _layout_failure(error):
+    return (f"matplotlib could not draw it ({type(error).__name__}: {error}); are the values in "
+            "the reports sane?")
+
+
+def _save(fig, name, out_dir, formats):
+    """Writes one figure; returns its paths. Raises Skip when matplotlib cannot draw it."""
+    paths = []
+    for fmt in formats:
+        path = os.path.join(out_dir, f"{name}.{fmt}")
+        try:
+            fig.savefig(path, dpi=120)
+        except OSError as error:
+            raise ReportError(f"-o '{out_dir}': cannot write {path}: {error.strerror}") from None
+        except _LAYOUT_ERRORS as error:
+            for written in paths + [path]:
+                if os.path.exists(written):
+                    os.remove(written)
+            raise Skip(_layout_failure(error)) from None
+        paths.append(path)
+    return paths
 
 
 def render(report_paths, out_dir, formats=("png", "svg")):
@@ -573,14 +635,22 @@ def render(report_paths, out_dir, formats=("png", "svg")):
         present = sorted({f for r in reports for f in r.families()}) or ["none"]
         raise ReportError("none of the figures can be drawn from these reports (families "
                           f"present: {', '.join(present)}); " + "; ".join(notes))
-    os.makedirs(out_dir, exist_ok=True)
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise ReportError(f"-o '{out_dir}' is a file; give a folder for the figures")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as error:
+        raise ReportError(f"-o '{out_dir}': cannot create the folder: {error.strerror}") from None
     written = []
     for name, fig in figures.items():
-        for fmt in formats:
-            path = os.path.join(out_dir, f"{name}.{fmt}")
-            fig.savefig(path, dpi=120)
-            written.append(path)
-        plt.close(fig)
+        try:
+            written += _save(fig, name, out_dir, formats)
+        except Skip as why:
+            notes.append(f"skipped {name}: {why}")
+        finally:
+            plt.close(fig)
+    if not written:
+        raise ReportError("none of the figures could be drawn: " + "; ".join(notes))
     return written, notes
 
 

@@ -221,6 +221,51 @@ class BuiltReports(unittest.TestCase):
         self.assertIn("unknown/family", result.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "odd_out")))
 
+    def write(self, name, document):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as out:
+            json.dump(document, out)
+        return path
+
+    def assert_one_line_error(self, result, fragment):
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(fragment, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+    def test_bad_output_folders_and_other_files_are_clear_errors(self):
+        out = os.path.join(self.tmp.name, "figures")
+        self.assert_one_line_error(run_script(self.gen4, "-o", self.gen4), "is a file")
+        self.assert_one_line_error(run_script(self.gen4, "-o", "/proc/h2d/figures"),
+                                   "cannot create the folder")
+        self.assert_one_line_error(run_script("/dev/zero", "-o", out), "is a device")
+        deep = os.path.join(self.tmp.name, "deep.json")
+        with open(deep, "w") as handle:
+            handle.write("[" * 100000 + "]" * 100000)
+        self.assert_one_line_error(run_script(deep, "-o", out), "nested too deeply")
+        newer = gpu_machine("future", 25.0, with_link_pct=True)
+        newer["h2dbench"]["schema"] = 2
+        self.assert_one_line_error(run_script(self.write("newer.json", newer), "-o", out),
+                                   "schema 2")
+
+    def test_hand_edited_sections_cost_labels_not_figures(self):
+        edited = gpu_machine("edited", 25.0, with_link_pct=True)
+        edited["h2dbench"].update({"host": "a string", "gpus": [1, 2], "topology": "x"})
+        edited["context"] = []
+        out = os.path.join(self.tmp.name, "edited_out")
+        result = run_script(self.write("edited.json", edited), "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, "bandwidth_vs_size.png")))
+
+    def test_values_matplotlib_cannot_lay_out_skip_the_figure(self):
+        absurd = gpu_machine("absurd", 25.0, with_link_pct=True)
+        for entry in absurd["benchmarks"]:
+            entry["GB_per_s"] = 1e308
+        result = run_script(self.write("absurd.json", absurd), "-o",
+                            os.path.join(self.tmp.name, "absurd_out"))
+        self.assertIn(result.returncode, (0, 2), result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        self.assertIn("matplotlib could not draw it", result.stdout + result.stderr)
+
 
 @unittest.skipIf(H2DBENCH is None and "--h2dbench" not in sys.argv, "needs --h2dbench")
 class RealHostReports(unittest.TestCase):

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -64,6 +65,44 @@ TEST(ReportFile, BadReportsGetErrorsNamingFileAndProblem) {
   const std::string gb = read_error(dir.file("gb.json"));
   EXPECT_NE(gb.find("not from h2dbench"), std::string::npos);
   EXPECT_NE(gb.find("gb.json"), std::string::npos);
+}
+
+// A folder read as "the file is empty"; /dev/zero was read until memory ran out; a report of
+// another schema was read as if it were this one.
+TEST(ReportFile, FoldersDevicesAndOtherSchemasAreNamedAsSuch) {
+  TempDir dir;
+  EXPECT_NE(read_error(dir.path()).find("is a folder"), std::string::npos)
+      << read_error(dir.path());
+  EXPECT_NE(read_error("/dev/zero").find("is a device"), std::string::npos);
+  const auto with_schema = [&](const std::string& name, const nlohmann::json& h2dbench) {
+    write_json_atomically(dir.file(name), {{"context", nlohmann::json::object()},
+                                           {"benchmarks", nlohmann::json::array()},
+                                           {"h2dbench", h2dbench}});
+    return read_error(dir.file(name));
+  };
+  EXPECT_NE(with_schema("two.json", {{"schema", 2}}).find("schema 2; this h2dbench"),
+            std::string::npos);
+  EXPECT_NE(with_schema("text.json", {{"schema", "one"}}).find("schema \"one\""),
+            std::string::npos);
+  EXPECT_NE(with_schema("none.json", nlohmann::json::object()).find("has no schema"),
+            std::string::npos);
+}
+
+// The report is renamed over its path: that replaced a pipe (or, as root, /dev/null) with a file.
+TEST(ReportFile, CheckWritableRefusesDevicesAndPipes) {
+  TempDir dir;
+  const std::string pipe = dir.file("pipe");
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  for (const std::string& path : {pipe, std::string("/dev/null")}) {
+    try {
+      check_writable(path);
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("not a regular file"), std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(pipe));
 }
 
 TEST(ReportFile, CheckWritableCreatesFoldersAndRefusesTheImpossible) {
