@@ -25,32 +25,32 @@ using MemcpyView = CUpti_ActivityMemcpy;
 using MemsetView = CUpti_ActivityMemset;
 using KernelView = CUpti_ActivityKernel4;
 #if CUPTI_API_VERSION >= 130000
-static_assert(offsetof(MemcpyView, copyKind) == offsetof(CUpti_ActivityMemcpy6, copyKind));
-static_assert(offsetof(MemcpyView, srcKind) == offsetof(CUpti_ActivityMemcpy6, srcKind));
-static_assert(offsetof(MemcpyView, dstKind) == offsetof(CUpti_ActivityMemcpy6, dstKind));
-static_assert(offsetof(MemcpyView, bytes) == offsetof(CUpti_ActivityMemcpy6, bytes));
-static_assert(offsetof(MemcpyView, start) == offsetof(CUpti_ActivityMemcpy6, start));
-static_assert(offsetof(MemcpyView, end) == offsetof(CUpti_ActivityMemcpy6, end));
-static_assert(offsetof(MemcpyView, deviceId) == offsetof(CUpti_ActivityMemcpy6, deviceId));
-static_assert(offsetof(MemcpyView, streamId) == offsetof(CUpti_ActivityMemcpy6, streamId));
-static_assert(offsetof(MemcpyView, correlationId) ==
-              offsetof(CUpti_ActivityMemcpy6, correlationId));
-static_assert(offsetof(MemcpyView, runtimeCorrelationId) ==
-              offsetof(CUpti_ActivityMemcpy6, runtimeCorrelationId));
-static_assert(offsetof(MemsetView, bytes) == offsetof(CUpti_ActivityMemset4, bytes));
-static_assert(offsetof(MemsetView, start) == offsetof(CUpti_ActivityMemset4, start));
-static_assert(offsetof(MemsetView, end) == offsetof(CUpti_ActivityMemset4, end));
-static_assert(offsetof(MemsetView, deviceId) == offsetof(CUpti_ActivityMemset4, deviceId));
-static_assert(offsetof(MemsetView, streamId) == offsetof(CUpti_ActivityMemset4, streamId));
-static_assert(offsetof(MemsetView, correlationId) ==
-              offsetof(CUpti_ActivityMemset4, correlationId));
-static_assert(offsetof(KernelView, start) == offsetof(CUpti_ActivityKernel10, start));
-static_assert(offsetof(KernelView, end) == offsetof(CUpti_ActivityKernel10, end));
-static_assert(offsetof(KernelView, deviceId) == offsetof(CUpti_ActivityKernel10, deviceId));
-static_assert(offsetof(KernelView, streamId) == offsetof(CUpti_ActivityKernel10, streamId));
-static_assert(offsetof(KernelView, correlationId) ==
-              offsetof(CUpti_ActivityKernel10, correlationId));
-static_assert(offsetof(KernelView, name) == offsetof(CUpti_ActivityKernel10, name));
+// The record versions read here must match the newest ones field for field where we read them.
+#define H2D_SAME_OFFSET(view, full, field) \
+  static_assert(offsetof(view, field) == offsetof(full, field), #view "." #field " moved")
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, copyKind);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, srcKind);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, dstKind);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, bytes);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, start);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, end);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, deviceId);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, streamId);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, correlationId);
+H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, runtimeCorrelationId);
+H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, bytes);
+H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, start);
+H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, end);
+H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, deviceId);
+H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, streamId);
+H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, correlationId);
+H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, start);
+H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, end);
+H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, deviceId);
+H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, streamId);
+H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, correlationId);
+H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, name);
+#undef H2D_SAME_OFFSET
 #endif
 
 constexpr std::size_t kBufferBytes = std::size_t{8} << 20;

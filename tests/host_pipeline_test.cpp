@@ -48,16 +48,22 @@ void expect_clean(const EpochResult& result, const PipelineConfig& config) {
   EXPECT_EQ(result.lost_batches, 0u) << describe_result(result);
 }
 
+// One epoch of the host pipeline, expected to complete every batch intact.
+EpochResult run_clean_host_epoch(const PipelineConfig& config) {
+  HostStepEngine engine(config);
+  Pipeline pipeline(config, engine);
+  EpochResult result = pipeline.run_epoch();
+  expect_clean(result, config);
+  return result;
+}
+
 TEST(HostPipeline, EveryModeDeliversEveryBatchIntact) {
   for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
     for (PinMode pin : {PinMode::none, PinMode::pin_thread, PinMode::pinned_ring}) {
       for (CopyMode copy : {CopyMode::sync, CopyMode::async}) {
         const PipelineConfig config = small_config(pin, copy, loop);
         SCOPED_TRACE(describe(config));
-        HostStepEngine engine(config);
-        Pipeline pipeline(config, engine);
-        const EpochResult result = pipeline.run_epoch();
-        expect_clean(result, config);
+        const EpochResult result = run_clean_host_epoch(config);
         EXPECT_EQ(result.verified, config.batches);
       }
     }
@@ -70,10 +76,7 @@ TEST(HostPipeline, MeasuresTheWindowAfterWarmUp) {
   config.warmup = 5;
   config.verify_every = 4;
   config.compute_us = 200;
-  HostStepEngine engine(config);
-  Pipeline pipeline(config, engine);
-  const EpochResult result = pipeline.run_epoch();
-  expect_clean(result, config);
+  const EpochResult result = run_clean_host_epoch(config);
   EXPECT_EQ(result.measured, 25u);
   EXPECT_EQ(result.host_wait_s.size(), 25u);
   EXPECT_GT(result.window_s, 0);
@@ -349,10 +352,7 @@ TEST(HostPipeline, AStepBoundLoopIsJudgedStepBound) {
   config.batch_size = 1;
   config.compute_us = 4000;
   config.batches = 20;
-  HostStepEngine engine(config);
-  Pipeline pipeline(config, engine);
-  const EpochResult result = pipeline.run_epoch();
-  expect_clean(result, config);
+  const EpochResult result = run_clean_host_epoch(config);
   const PipelineVerdict verdict = judge_pipeline(stage_utilization(config, result));
   EXPECT_EQ(verdict.bound_by, BoundBy::gpu_step) << verdict.reason;
   EXPECT_GT(stage_utilization(config, result).step, 0.8) << verdict.reason;
@@ -365,10 +365,7 @@ TEST(HostPipeline, AWorkerBoundLoopIsJudgedCpuBound) {
   config.sample_us = 3000;
   config.compute_us = 0;
   config.batches = 15;
-  HostStepEngine engine(config);
-  Pipeline pipeline(config, engine);
-  const EpochResult result = pipeline.run_epoch();
-  expect_clean(result, config);
+  const EpochResult result = run_clean_host_epoch(config);
   const StageUtilization load = stage_utilization(config, result);
   const PipelineVerdict verdict = judge_pipeline(load);
   EXPECT_EQ(verdict.bound_by, BoundBy::cpu_workers) << verdict.reason;
