@@ -12,15 +12,15 @@
 #include "harness/batch.hpp"
 #include "harness/batch_counters.hpp"
 #include "harness/batch_staging.hpp"
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/family.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/sample_series.hpp"
+#include "harness/core/sample_series.hpp"
 #include "harness/sample_set.hpp"
-#include "harness/stopwatch.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

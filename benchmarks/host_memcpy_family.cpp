@@ -6,19 +6,19 @@
 #include <optional>
 #include <vector>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/family.hpp"
 #include "harness/fresh_pages.hpp"
 #include "harness/host_memory.hpp"
-#include "harness/host_threads.hpp"
+#include "harness/core/host_threads.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/size_grid.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/size_grid.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "harness/team_memcpy.hpp"
 #include "harness/thread_team.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

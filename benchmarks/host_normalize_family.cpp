@@ -10,17 +10,17 @@
 
 #include "harness/batch.hpp"
 #include "harness/batch_counters.hpp"
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
-#include "harness/host_threads.hpp"
+#include "harness/core/host_threads.hpp"
 #include "harness/normalize.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/sample_series.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "harness/thread_team.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

@@ -4,7 +4,7 @@
 #include "benchmarks/suite.hpp"
 #include "harness/device.hpp"
 #include "harness/run_options.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 

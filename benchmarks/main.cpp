@@ -10,7 +10,7 @@
 
 #include "benchmarks/commands.hpp"
 #include "h2d/version.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/copy_timing.hpp"
 #include "harness/device_buffer.hpp"
@@ -16,7 +16,7 @@
 #include "harness/host_memory.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/scoped_device.hpp"
-#include "harness/size_grid.hpp"
+#include "harness/core/size_grid.hpp"
 #include "harness/verified_copy.hpp"
 
 namespace h2d {

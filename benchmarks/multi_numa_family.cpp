@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 #include "harness/case_skip.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/copy_timing.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/family.hpp"
-#include "harness/large_transfer_sizes.hpp"
+#include "harness/core/large_transfer_sizes.hpp"
 #include "harness/numa_host_buffer.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/scoped_device.hpp"

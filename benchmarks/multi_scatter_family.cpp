@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
 #include "harness/case_skip.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/concurrent_copies.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
@@ -26,17 +26,17 @@
 #include "harness/family.hpp"
 #include "harness/gpu_sets.hpp"
 #include "harness/host_memory.hpp"
-#include "harness/large_transfer_sizes.hpp"
+#include "harness/core/large_transfer_sizes.hpp"
 #include "harness/latch.hpp"
 #include "harness/local_pinned_buffer.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/peer_access.hpp"
 #include "harness/scoped_device.hpp"
-#include "harness/statistics.hpp"
+#include "harness/core/statistics.hpp"
 #include "harness/stream.hpp"
 #include "harness/thread_team.hpp"
 #include "harness/topology.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

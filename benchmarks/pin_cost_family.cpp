@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/device_pattern.hpp"
@@ -21,13 +21,13 @@
 #include "harness/host_registration.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/pinned_cache.hpp"
-#include "harness/pow2_rounding.hpp"
+#include "harness/core/pow2_rounding.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/staged_copy.hpp"
-#include "harness/statistics.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "harness/strategy_grids.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

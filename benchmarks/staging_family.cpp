@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "harness/bounce_ring.hpp"
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/copy_timing.hpp"
 #include "harness/cuda_error.hpp"
@@ -24,14 +24,14 @@
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/host_registration.hpp"
-#include "harness/host_threads.hpp"
+#include "harness/core/host_threads.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/staged_copy.hpp"
-#include "harness/statistics.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "harness/strategy_grids.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/chunk_plan.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/cuda_error.hpp"
@@ -22,11 +22,11 @@
 #include "harness/host_memory.hpp"
 #include "harness/latched_streams.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/overlap.hpp"
+#include "harness/core/overlap.hpp"
 #include "harness/scoped_device.hpp"
-#include "harness/statistics.hpp"
+#include "harness/core/statistics.hpp"
 #include "harness/strategy_grids.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 #include "kernels/busy.cuh"
 
 namespace h2d {

@@ -11,7 +11,7 @@
 #include "harness/capturing_reporter.hpp"
 #include "harness/case_runner.hpp"
 #include "harness/run_options.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

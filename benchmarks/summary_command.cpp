@@ -6,7 +6,7 @@
 #include "harness/command_line.hpp"
 #include "harness/report_file.hpp"
 #include "harness/summary.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

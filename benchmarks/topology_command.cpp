@@ -14,7 +14,7 @@
 #include "harness/topology.hpp"
 #include "harness/topology_export.hpp"
 #include "harness/topology_report.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

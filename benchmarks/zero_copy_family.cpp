@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/copy_timing.hpp"
 #include "harness/cuda_error.hpp"
@@ -21,7 +21,7 @@
 #include "harness/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/strategy_grids.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 #include "kernels/zero_copy_read.cuh"
 
 namespace h2d {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 #include "harness/sample_shape.hpp"
 
 namespace h2d {

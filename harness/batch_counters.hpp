@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "harness/sample_series.hpp"
+#include "harness/core/sample_series.hpp"
 
 namespace h2d {
 

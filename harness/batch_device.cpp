@@ -8,7 +8,7 @@
 #include "harness/device_pattern.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/scoped_device.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

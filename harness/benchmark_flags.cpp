@@ -10,8 +10,8 @@
 #include <regex>
 #include <stdexcept>
 
-#include "harness/filter_regex.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/filter_regex.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

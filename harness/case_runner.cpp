@@ -7,8 +7,8 @@
 #include "harness/case_skip.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/pinned_budget.hpp"
-#include "harness/stop_signal.hpp"
+#include "harness/core/pinned_budget.hpp"
+#include "harness/core/stop_signal.hpp"
 
 namespace h2d {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 
 namespace h2d {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 
 #include "harness/command_line.hpp"
-#include "harness/filter_regex.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/filter_regex.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 

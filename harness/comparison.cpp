@@ -8,10 +8,10 @@
 #include <regex>
 #include <set>
 
-#include "harness/filter_regex.hpp"
+#include "harness/core/filter_regex.hpp"
 #include "harness/json_fields.hpp"
 #include "harness/report_cases.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <functional>
 
-#include "harness/mann_whitney.hpp"
-#include "harness/number_text.hpp"
-#include "harness/text_table.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/mann_whitney.hpp"
+#include "harness/core/number_text.hpp"
+#include "harness/core/text_table.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

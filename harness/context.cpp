@@ -9,7 +9,7 @@
 
 #include "h2d/version.hpp"
 #include "harness/report_file.hpp"
-#include "harness/system_memory.hpp"
+#include "harness/core/system_memory.hpp"
 
 namespace h2d {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "harness/case_runner.hpp"
 #include "harness/device.hpp"
-#include "harness/host_info.hpp"
+#include "harness/core/host_info.hpp"
 #include "harness/run_options.hpp"
 
 namespace h2d {

@@ -1,7 +1,7 @@
 #include "harness/copy_samples.hpp"
 
-#include "harness/byte_size.hpp"
-#include "harness/statistics.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/statistics.hpp"
 
 namespace h2d {
 

@@ -4,7 +4,7 @@
 
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "harness/stream_work_timing.hpp"
 
 namespace h2d {

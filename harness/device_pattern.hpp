@@ -7,7 +7,7 @@
 
 namespace h2d {
 
-// Device side of harness/checksum.hpp. All three synchronize `stream` before returning, so the
+// Device side of harness/core/checksum.hpp. All three synchronize `stream` before returning, so the
 // buffer is settled before work on any other stream (ours are non-blocking: they do not wait for
 // the legacy default stream, where a plain cudaMemset would go) touches it.
 void device_zero(void* data, std::size_t bytes, const Stream& stream);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/device.hpp"
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 
 namespace h2d {
 

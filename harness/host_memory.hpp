@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/pinned_budget.hpp"
+#include "harness/core/pinned_budget.hpp"
 
 namespace h2d {
 

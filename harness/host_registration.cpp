@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 #include "harness/cuda_error.hpp"
 
 namespace h2d {

@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "harness/pinned_budget.hpp"
+#include "harness/core/pinned_budget.hpp"
 
 namespace h2d {
 

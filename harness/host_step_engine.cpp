@@ -3,9 +3,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 
 namespace h2d {
 namespace {

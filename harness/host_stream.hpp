@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "harness/cancellation.hpp"
+#include "harness/core/cancellation.hpp"
 
 namespace h2d {
 

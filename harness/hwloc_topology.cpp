@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

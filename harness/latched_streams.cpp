@@ -5,7 +5,7 @@
 #include "harness/cuda_error.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/scoped_device.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 
 namespace h2d {
 

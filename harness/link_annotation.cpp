@@ -5,9 +5,9 @@
 #include <regex>
 #include <stdexcept>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 #include "harness/topology_report.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

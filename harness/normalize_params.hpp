@@ -3,7 +3,7 @@
 // Per-channel normalization of uint8 pixels into float32, written once for host and device so the
 // CPU path, the GPU kernel and the reference check agree on the formula. Pure: no CUDA calls.
 
-#include "harness/pattern.hpp"  // H2D_HOST_DEVICE
+#include "harness/core/pattern.hpp"  // H2D_HOST_DEVICE
 
 namespace h2d {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <utility>
 
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 #include "harness/case_skip.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/hwloc_topology.hpp"

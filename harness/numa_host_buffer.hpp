@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "harness/pinned_budget.hpp"
+#include "harness/core/pinned_budget.hpp"
 
 namespace h2d {
 

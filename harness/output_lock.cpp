@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/pow2_rounding.hpp"
+#include "harness/core/pow2_rounding.hpp"
 
 namespace h2d {
 

@@ -12,12 +12,12 @@
 #include <thread>
 #include <utility>
 
-#include "harness/bounded_queue.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/bounded_queue.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/slot_pool.hpp"
 #include "harness/stage_board.hpp"
-#include "harness/stop_signal.hpp"
+#include "harness/core/stop_signal.hpp"
 #include "harness/tile_sample.hpp"
 #include "harness/watchdog.hpp"
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/cancellation.hpp"
+#include "harness/core/cancellation.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/pipeline_config.hpp"
 #include "harness/step_engine.hpp"

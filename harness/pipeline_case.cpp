@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <exception>
 
-#include "harness/byte_size.hpp"
-#include "harness/statistics.hpp"
-#include "harness/stop_signal.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/stop_signal.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 namespace {

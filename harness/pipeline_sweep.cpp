@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 
 namespace h2d {
 namespace {

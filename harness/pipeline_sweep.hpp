@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "harness/pipeline_config.hpp"
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 
 namespace h2d {
 

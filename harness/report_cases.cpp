@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "harness/json_fields.hpp"
-#include "harness/statistics.hpp"
+#include "harness/core/statistics.hpp"
 
 namespace h2d {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 
 namespace h2d {
 

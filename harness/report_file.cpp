@@ -13,7 +13,7 @@
 
 #include "h2d/version.hpp"
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "harness/nvtx.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "harness/team_memcpy.hpp"
 
 namespace h2d {

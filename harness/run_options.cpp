@@ -6,11 +6,11 @@
 #include <stdexcept>
 
 #include "harness/benchmark_flags.hpp"
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 #include "harness/command_line.hpp"
-#include "harness/duration.hpp"
-#include "harness/filter_regex.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/duration.hpp"
+#include "harness/core/filter_regex.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

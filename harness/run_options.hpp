@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 
 namespace h2d {
 

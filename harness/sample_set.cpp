@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/checksum.hpp"
-#include "harness/pattern.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/core/pattern.hpp"
 
 namespace h2d {
 

@@ -21,7 +21,7 @@ class SampleSet {
   const std::vector<Member>& members() const { return members_; }
   std::size_t count() const { return count_; }
   const std::byte* data(Member member, std::size_t sample) const;
-  // The checksum (harness/checksum.hpp) of that member's bytes.
+  // The checksum (harness/core/checksum.hpp) of that member's bytes.
   std::uint64_t checksum(Member member, std::size_t sample) const;
 
  private:

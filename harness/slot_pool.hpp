@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/bounded_queue.hpp"
+#include "harness/core/bounded_queue.hpp"
 
 namespace h2d {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "harness/cancellation.hpp"
+#include "harness/core/cancellation.hpp"
 #include "harness/host_memory.hpp"
 
 namespace h2d {

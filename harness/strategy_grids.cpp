@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "harness/host_threads.hpp"
-#include "harness/size_grid.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/size_grid.hpp"
 
 namespace h2d {
 namespace {

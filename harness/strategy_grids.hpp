@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "harness/bounce_ring.hpp"
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 
 namespace h2d {
 

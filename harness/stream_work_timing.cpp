@@ -3,7 +3,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 
 namespace h2d {
 

@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 #include "harness/context.hpp"
 #include "harness/json_fields.hpp"
-#include "harness/number_text.hpp"
+#include "harness/core/number_text.hpp"
 
 namespace h2d {
 namespace {

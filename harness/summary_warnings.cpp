@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "harness/statistics.hpp"
+#include "harness/core/statistics.hpp"
 #include "harness/summary.hpp"
 
 namespace h2d {

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstring>
 
-#include "harness/pattern.hpp"
+#include "harness/core/pattern.hpp"
 
 namespace h2d {
 namespace {

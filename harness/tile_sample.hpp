@@ -3,12 +3,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "harness/cancellation.hpp"
+#include "harness/core/cancellation.hpp"
 
 namespace h2d {
 
 // Writes sample `id` at `out` as `channels` x `tile` x `tile` float32: 8-bit pixels synthesized
-// from the pattern (harness/pattern.hpp) and normalized per channel, as a loader decodes and
+// from the pattern (harness/core/pattern.hpp) and normalized per channel, as a loader decodes and
 // normalizes an image tile. The same output for the same (seed, id), so batches can be checked.
 //
 // The pass repeats until the calling thread has spent `cpu_us` of CPU time (at least one pass):

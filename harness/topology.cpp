@@ -9,7 +9,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "harness/pcie_reading.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
 
 namespace h2d {
 namespace {

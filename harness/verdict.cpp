@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/mann_whitney.hpp"
-#include "harness/statistics.hpp"
+#include "harness/core/mann_whitney.hpp"
+#include "harness/core/statistics.hpp"
 
 namespace h2d {
 namespace {

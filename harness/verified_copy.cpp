@@ -2,11 +2,11 @@
 
 #include <cstring>
 
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_pattern.hpp"
 #include "harness/nvtx.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 namespace h2d {
 

@@ -9,14 +9,14 @@
 
 #include "harness/batch_device.hpp"
 #include "harness/batch_staging.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/normalize.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/stream_work_timing.hpp"
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 #include "kernels/normalize.cuh"
 #include "tests/gpu_test_support.hpp"
 

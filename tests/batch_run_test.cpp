@@ -9,7 +9,7 @@
 
 #include "harness/batch.hpp"
 #include "harness/device.hpp"
-#include "harness/host_threads.hpp"
+#include "harness/core/host_threads.hpp"
 #include "harness/report_file.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"

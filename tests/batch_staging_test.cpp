@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/batch_staging.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/sample_set.hpp"
 #include "harness/team_memcpy.hpp"
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <set>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 #include "harness/device.hpp"
 #include "harness/report_file.hpp"
 #include "tests/process_runner.hpp"

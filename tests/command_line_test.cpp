@@ -6,9 +6,9 @@
 
 #include "harness/benchmark_flags.hpp"
 #include "harness/context.hpp"
-#include "harness/filter_regex.hpp"
-#include "harness/number_text.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/filter_regex.hpp"
+#include "harness/core/number_text.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

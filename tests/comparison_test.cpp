@@ -8,8 +8,8 @@
 
 #include "harness/comparison_format.hpp"
 #include "harness/machine_info.hpp"
-#include "harness/text_table.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/text_table.hpp"
+#include "harness/core/usage_error.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <thread>
 
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/copy_timing.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device.hpp"
 #include "harness/device_buffer.hpp"

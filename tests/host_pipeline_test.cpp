@@ -18,14 +18,14 @@
 #include <thread>
 #include <vector>
 
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/host_step_engine.hpp"
 #include "harness/host_stream.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/pipeline_case.hpp"
 #include "harness/pipeline_verdict.hpp"
-#include "harness/stop_signal.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/stop_signal.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "tests/pipeline_test_support.hpp"
 
 namespace h2d {

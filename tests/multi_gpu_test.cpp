@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/case_skip.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/concurrent_copies.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "harness/device.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "tests/child_process.hpp"
 
 namespace h2d {

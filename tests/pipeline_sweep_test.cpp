@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 
 namespace h2d {
 namespace {

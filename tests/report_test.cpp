@@ -6,7 +6,7 @@
 
 #include "harness/context.hpp"
 #include "harness/report_file.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d {

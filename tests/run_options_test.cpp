@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/cupti_activity.hpp"
 #include "harness/device.hpp"
@@ -22,7 +22,7 @@
 #include "harness/scoped_device.hpp"
 #include "harness/stream.hpp"
 #include "harness/trace_findings.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/h2dbench_process.hpp"
 

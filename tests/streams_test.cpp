@@ -5,15 +5,15 @@
 #include <stdexcept>
 #include <thread>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/chunk_plan.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/device_pattern.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/latched_streams.hpp"
-#include "harness/overlap.hpp"
+#include "harness/core/overlap.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/strategy_grids.hpp"
 #include "kernels/busy.cuh"

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "harness/topology_report.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 #include "tests/topology_fixture.hpp"
 
 namespace h2d {

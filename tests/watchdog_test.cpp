@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 
 namespace h2d {
 namespace {

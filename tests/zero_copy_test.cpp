@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/device_pattern.hpp"

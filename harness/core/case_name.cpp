@@ -1,10 +1,10 @@
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 
 namespace h2d {
 namespace {

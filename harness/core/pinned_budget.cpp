@@ -1,12 +1,12 @@
-#include "harness/pinned_budget.hpp"
+#include "harness/core/pinned_budget.hpp"
 
 #include <fmt/format.h>
 
 #include <memory>
 #include <utility>
 
-#include "harness/byte_size.hpp"
-#include "harness/system_memory.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/system_memory.hpp"
 
 namespace h2d {
 

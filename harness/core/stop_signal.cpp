@@ -1,4 +1,4 @@
-#include "harness/stop_signal.hpp"
+#include "harness/core/stop_signal.hpp"
 
 #include <signal.h>
 #include <unistd.h>

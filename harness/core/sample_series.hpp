@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/statistics.hpp"
+#include "harness/core/statistics.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/pattern.hpp"
+#include "harness/core/pattern.hpp"
 
 namespace h2d {
 namespace {

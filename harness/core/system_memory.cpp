@@ -1,4 +1,4 @@
-#include "harness/system_memory.hpp"
+#include "harness/core/system_memory.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "harness/size_grid.hpp"
+#include "harness/core/size_grid.hpp"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "harness/host_info.hpp"
+#include "harness/core/host_info.hpp"
 
 #include <hwloc.h>
 #include <sys/utsname.h>
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/host_threads.hpp"
-#include "harness/system_memory.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/system_memory.hpp"
 
 namespace h2d {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/text_table.hpp"
+#include "harness/core/text_table.hpp"
 
 #include <algorithm>
 

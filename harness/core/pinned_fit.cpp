@@ -1,6 +1,6 @@
-#include "harness/pinned_fit.hpp"
+#include "harness/core/pinned_fit.hpp"
 
-#include "harness/pinned_budget.hpp"
+#include "harness/core/pinned_budget.hpp"
 
 namespace h2d {
 

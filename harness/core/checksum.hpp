@@ -5,7 +5,7 @@
 
 namespace h2d {
 
-// Host side of harness/pattern.hpp, multithreaded for large buffers.
+// Host side of harness/core/pattern.hpp, multithreaded for large buffers.
 void fill_pattern(void* data, std::size_t bytes, std::uint64_t seed);
 std::uint64_t host_checksum(const void* data, std::size_t bytes);
 // The checksum a buffer filled with fill_pattern(seed) has, computed without the buffer.

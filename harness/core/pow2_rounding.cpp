@@ -1,4 +1,4 @@
-#include "harness/pow2_rounding.hpp"
+#include "harness/core/pow2_rounding.hpp"
 
 #include <limits>
 #include <stdexcept>

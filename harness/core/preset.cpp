@@ -1,8 +1,8 @@
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 
 #include <fmt/format.h>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/overlap.hpp"
+#include "harness/core/overlap.hpp"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "harness/cancellation.hpp"
+#include "harness/core/cancellation.hpp"
 
 namespace h2d {
 

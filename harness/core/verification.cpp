@@ -1,4 +1,4 @@
-#include "harness/verification.hpp"
+#include "harness/core/verification.hpp"
 
 #include <fmt/format.h>
 

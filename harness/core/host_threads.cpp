@@ -1,4 +1,4 @@
-#include "harness/host_threads.hpp"
+#include "harness/core/host_threads.hpp"
 
 #include <sched.h>
 

@@ -1,6 +1,6 @@
-#include "harness/large_transfer_sizes.hpp"
+#include "harness/core/large_transfer_sizes.hpp"
 
-#include "harness/size_grid.hpp"
+#include "harness/core/size_grid.hpp"
 
 namespace h2d {
 

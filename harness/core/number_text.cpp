@@ -1,4 +1,4 @@
-#include "harness/number_text.hpp"
+#include "harness/core/number_text.hpp"
 
 #include <fmt/format.h>
 

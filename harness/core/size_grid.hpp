@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/preset.hpp"
+#include "harness/core/preset.hpp"
 
 namespace h2d {
 

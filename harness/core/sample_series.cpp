@@ -1,4 +1,4 @@
-#include "harness/sample_series.hpp"
+#include "harness/core/sample_series.hpp"
 
 #include <stdexcept>
 
