@@ -17,7 +17,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/family.hpp"
 #include "harness/host_copy.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/core/pinned_fit.hpp"
 #include "harness/core/sample_series.hpp"

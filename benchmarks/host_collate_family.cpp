@@ -16,7 +16,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/family.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/sample_set.hpp"
 #include "harness/core/stopwatch.hpp"

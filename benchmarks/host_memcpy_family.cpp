@@ -13,7 +13,7 @@
 #include "harness/fresh_pages.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/size_grid.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/team_memcpy.hpp"

@@ -16,7 +16,7 @@
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/normalize.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/thread_team.hpp"

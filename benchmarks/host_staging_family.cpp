@@ -13,7 +13,7 @@
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/ring_schedule.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/strategy_grids.hpp"

@@ -14,7 +14,7 @@
 #include "harness/device_buffer.hpp"
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/core/size_grid.hpp"
 #include "harness/verified_copy.hpp"

@@ -23,7 +23,7 @@
 #include "harness/gpu_sets.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/local_pinned_buffer.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/topology.hpp"

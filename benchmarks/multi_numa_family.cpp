@@ -18,7 +18,7 @@
 #include "harness/family.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/numa_host_buffer.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/topology.hpp"
 #include "harness/verified_copy.hpp"

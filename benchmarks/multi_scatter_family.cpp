@@ -29,7 +29,7 @@
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/latch.hpp"
 #include "harness/local_pinned_buffer.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/peer_access.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/core/statistics.hpp"

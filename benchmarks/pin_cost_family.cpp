@@ -19,7 +19,7 @@
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/host_registration.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/pinned_cache.hpp"
 #include "harness/core/pow2_rounding.hpp"
 #include "harness/scoped_device.hpp"

@@ -23,7 +23,7 @@
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/normalize.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/pinned_fit.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/scoped_device.hpp"

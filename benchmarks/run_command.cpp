@@ -10,7 +10,7 @@
 #include "harness/context.hpp"
 #include "harness/device.hpp"
 #include "harness/link_annotation.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/output_lock.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/report_file.hpp"

@@ -25,7 +25,7 @@
 #include "harness/host_memory.hpp"
 #include "harness/host_registration.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/staged_copy.hpp"
 #include "harness/core/statistics.hpp"

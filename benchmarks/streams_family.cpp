@@ -21,7 +21,7 @@
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/latched_streams.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/overlap.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/core/statistics.hpp"

@@ -18,7 +18,7 @@
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/latched_streams.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/strategy_grids.hpp"
 #include "harness/core/verification.hpp"

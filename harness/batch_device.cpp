@@ -6,7 +6,7 @@
 
 #include "harness/cuda_error.hpp"
 #include "harness/device_pattern.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/core/verification.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {

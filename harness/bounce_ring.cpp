@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "harness/cuda_error.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 
 namespace h2d {

@@ -6,7 +6,7 @@
 
 #include "harness/case_skip.hpp"
 #include "harness/cuda_error.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/stop_signal.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "harness/cuda_error.hpp"
 #include "harness/host_memory.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 
 namespace h2d {

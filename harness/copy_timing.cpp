@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "harness/cuda_error.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/stream_work_timing.hpp"
 

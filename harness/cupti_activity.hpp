@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/activity_record.hpp"
+#include "harness/trace/activity_record.hpp"
 
 namespace h2d {
 

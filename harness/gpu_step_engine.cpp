@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "harness/cuda_error.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/scoped_device.hpp"
 #include "kernels/busy.cuh"
 #include "kernels/segment_checksum.cuh"

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "harness/core/checksum.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
 
 namespace h2d {

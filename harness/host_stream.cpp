@@ -3,7 +3,7 @@
 #include <chrono>
 #include <utility>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "harness/core/bounded_queue.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/slot_pool.hpp"
 #include "harness/stage_board.hpp"
 #include "harness/core/stop_signal.hpp"

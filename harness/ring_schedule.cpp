@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/team_memcpy.hpp"
 

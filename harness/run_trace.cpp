@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "h2d/version.hpp"
-#include "harness/chrome_trace.hpp"
+#include "harness/trace/chrome_trace.hpp"
 #include "harness/report_file.hpp"
 
 namespace h2d {

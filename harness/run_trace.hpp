@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "harness/cupti_activity.hpp"
-#include "harness/host_trace.hpp"
-#include "harness/trace_findings.hpp"
+#include "harness/trace/host_trace.hpp"
+#include "harness/trace/trace_findings.hpp"
 
 namespace h2d {
 

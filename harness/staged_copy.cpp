@@ -7,7 +7,7 @@
 
 #include "harness/cuda_error.hpp"
 #include "harness/host_registration.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

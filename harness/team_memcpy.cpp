@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

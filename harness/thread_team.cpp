@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

@@ -5,7 +5,7 @@
 #include "harness/core/checksum.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_pattern.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <stdexcept>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {

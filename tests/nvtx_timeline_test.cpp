@@ -13,7 +13,7 @@
 
 #include "benchmarks/suite.hpp"
 #include "harness/family.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "tests/h2dbench_process.hpp"
 #include "tests/nvtx_recording.hpp"
 #include "tests/process_runner.hpp"

@@ -1,4 +1,4 @@
-#include "harness/host_trace.hpp"
+#include "harness/trace/host_trace.hpp"
 
 #include <sys/syscall.h>
 #include <unistd.h>

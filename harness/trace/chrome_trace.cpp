@@ -1,4 +1,4 @@
-#include "harness/chrome_trace.hpp"
+#include "harness/trace/chrome_trace.hpp"
 
 #include <fmt/format.h>
 

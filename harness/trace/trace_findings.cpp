@@ -1,4 +1,4 @@
-#include "harness/trace_findings.hpp"
+#include "harness/trace/trace_findings.hpp"
 
 #include <fmt/format.h>
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/activity_record.hpp"
-#include "harness/host_trace.hpp"
+#include "harness/trace/activity_record.hpp"
+#include "harness/trace/host_trace.hpp"
 
 namespace h2d {
 

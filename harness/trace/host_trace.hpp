@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

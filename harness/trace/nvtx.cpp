@@ -1,10 +1,10 @@
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 #include <nvtx3/nvToolsExt.h>
 
 #include <array>
 
-#include "harness/host_trace.hpp"
+#include "harness/trace/host_trace.hpp"
 
 namespace h2d {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/activity_record.hpp"
+#include "harness/trace/activity_record.hpp"
 
 #include <array>
 

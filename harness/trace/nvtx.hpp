@@ -24,7 +24,7 @@ std::uint32_t nvtx_color(NvtxCategory category);  // ARGB
 
 // A push/pop range in the `h2dbench` domain, with its category, colour and (for copies) the
 // number of bytes as payload. NVTX costs nothing measurable when no tool is attached. While
-// `run --trace` records (harness/host_trace.hpp), ranges also land in the built-in timeline.
+// `run --trace` records (harness/trace/host_trace.hpp), ranges also land in the built-in timeline.
 class NvtxRange {
  public:
   NvtxRange(NvtxCategory category, const std::string& name, std::uint64_t bytes = 0);
