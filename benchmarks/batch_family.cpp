@@ -16,7 +16,7 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/family.hpp"
-#include "harness/host_copy.hpp"
+#include "harness/host/host_copy.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/core/pinned_fit.hpp"

@@ -10,14 +10,14 @@
 #include "harness/core/checksum.hpp"
 #include "harness/copy_samples.hpp"
 #include "harness/family.hpp"
-#include "harness/fresh_pages.hpp"
+#include "harness/host/fresh_pages.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/size_grid.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/team_memcpy.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/team_memcpy.hpp"
+#include "harness/host/thread_team.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

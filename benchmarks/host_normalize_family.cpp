@@ -15,11 +15,11 @@
 #include "harness/family.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/normalize.hpp"
+#include "harness/host/normalize.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

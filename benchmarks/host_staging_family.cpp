@@ -1,4 +1,4 @@
-// host/staging: the host half of a bounce ring (harness/ring_schedule.hpp), without a GPU: a
+// host/staging: the host half of a bounce ring (harness/host/ring_schedule.hpp), without a GPU: a
 // pageable source copied chunk by chunk into a ring of reused slots by T threads, as the ring
 // fills its pinned slots. Shows how chunk size and thread count bound what any staging strategy
 // can feed the bus; runs anywhere (pageable slots, nothing to wait for).
@@ -14,10 +14,10 @@
 #include "harness/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/ring_schedule.hpp"
+#include "harness/host/ring_schedule.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/strategy_grids.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

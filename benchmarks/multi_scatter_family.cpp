@@ -34,7 +34,7 @@
 #include "harness/scoped_device.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/stream.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 #include "harness/topology.hpp"
 #include "harness/core/verification.hpp"
 

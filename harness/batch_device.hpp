@@ -6,7 +6,7 @@
 #include "harness/batch.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/event.hpp"
-#include "harness/host_copy.hpp"
+#include "harness/host/host_copy.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/sample_set.hpp"

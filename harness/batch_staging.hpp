@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "harness/batch.hpp"
-#include "harness/host_copy.hpp"
+#include "harness/host/host_copy.hpp"
 #include "harness/host_memory.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/sample_set.hpp"

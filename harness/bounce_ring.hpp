@@ -8,9 +8,9 @@
 
 #include "harness/event.hpp"
 #include "harness/host_memory.hpp"
-#include "harness/ring_schedule.hpp"
+#include "harness/host/ring_schedule.hpp"
 #include "harness/stream.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 namespace h2d {
 

@@ -10,7 +10,7 @@
 #include "harness/event.hpp"
 #include "harness/latch.hpp"
 #include "harness/stream.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 namespace h2d {
 

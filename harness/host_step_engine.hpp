@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "harness/host_stream.hpp"
+#include "harness/host/host_stream.hpp"
 #include "harness/pipeline_config.hpp"
 #include "harness/step_engine.hpp"
 

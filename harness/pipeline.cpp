@@ -18,7 +18,7 @@
 #include "harness/slot_pool.hpp"
 #include "harness/stage_board.hpp"
 #include "harness/core/stop_signal.hpp"
-#include "harness/tile_sample.hpp"
+#include "harness/host/tile_sample.hpp"
 #include "harness/watchdog.hpp"
 
 namespace h2d {

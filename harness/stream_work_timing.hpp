@@ -16,7 +16,7 @@ namespace h2d {
 //
 // With a latch the stream is blocked while `enqueue` runs, so the events time the GPU work alone
 // and not the enqueueing; pass one only when every copy is from page-locked memory and the copies
-// are few (see latchable() in harness/host_copy.hpp). Without one the span also holds whatever
+// are few (see latchable() in harness/host/host_copy.hpp). Without one the span also holds whatever
 // the host did between the calls, e.g. staging pageable copies, which is part of their cost.
 // seconds: the span between the events; host_block_seconds: the time `enqueue` held the caller.
 CopyTiming time_stream_work(const std::function<void()>& enqueue, StreamLatch* latch,

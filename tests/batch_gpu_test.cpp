@@ -13,7 +13,7 @@
 #include "harness/cuda_error.hpp"
 #include "harness/device.hpp"
 #include "harness/device_buffer.hpp"
-#include "harness/normalize.hpp"
+#include "harness/host/normalize.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/stream_work_timing.hpp"
 #include "harness/core/verification.hpp"

@@ -20,7 +20,7 @@
 
 #include "harness/core/checksum.hpp"
 #include "harness/host_step_engine.hpp"
-#include "harness/host_stream.hpp"
+#include "harness/host/host_stream.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/pipeline_case.hpp"
 #include "harness/pipeline_verdict.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/core/checksum.hpp"
-#include "harness/normalize.hpp"
+#include "harness/host/normalize.hpp"
 #include "harness/core/sample_series.hpp"
 
 namespace h2d {

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "harness/host_copy.hpp"
+#include "harness/host/host_copy.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/pinned_fit.hpp"

@@ -16,11 +16,11 @@
 #include "harness/host_memory.hpp"
 #include "harness/host_registration.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/ring_schedule.hpp"
+#include "harness/host/ring_schedule.hpp"
 #include "harness/scoped_device.hpp"
 #include "harness/staged_copy.hpp"
 #include "harness/strategy_grids.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"
 

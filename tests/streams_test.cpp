@@ -7,7 +7,7 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/chunk_plan.hpp"
+#include "harness/host/chunk_plan.hpp"
 #include "harness/cuda_error.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/device_pattern.hpp"

@@ -1,9 +1,9 @@
-#include "harness/chunk_plan.hpp"
+#include "harness/host/chunk_plan.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 namespace h2d {
 

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/normalize_params.hpp"
+#include "harness/host/normalize_params.hpp"
 #include "harness/sample_shape.hpp"
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 namespace h2d {
 

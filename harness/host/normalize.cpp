@@ -1,4 +1,4 @@
-#include "harness/normalize.hpp"
+#include "harness/host/normalize.hpp"
 
 #include <fmt/format.h>
 

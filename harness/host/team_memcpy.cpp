@@ -1,4 +1,4 @@
-#include "harness/team_memcpy.hpp"
+#include "harness/host/team_memcpy.hpp"
 
 #include <cstring>
 

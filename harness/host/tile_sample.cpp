@@ -1,4 +1,4 @@
-#include "harness/tile_sample.hpp"
+#include "harness/host/tile_sample.hpp"
 
 #include <time.h>
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 namespace h2d {
 

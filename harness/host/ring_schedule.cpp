@@ -1,4 +1,4 @@
-#include "harness/ring_schedule.hpp"
+#include "harness/host/ring_schedule.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/team_memcpy.hpp"
+#include "harness/host/team_memcpy.hpp"
 
 namespace h2d {
 

@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 namespace h2d {
 

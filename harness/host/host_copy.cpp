@@ -1,4 +1,4 @@
-#include "harness/host_copy.hpp"
+#include "harness/host/host_copy.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "harness/fresh_pages.hpp"
+#include "harness/host/fresh_pages.hpp"
 
 #include <sys/mman.h>
 #include <sys/resource.h>
