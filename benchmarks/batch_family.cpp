@@ -22,9 +22,9 @@
 #include "harness/core/pinned_fit.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/sample_set.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/stream_work_timing.hpp"
+#include "harness/cuda/stream_work_timing.hpp"
 
 namespace h2d {
 namespace {

@@ -13,7 +13,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/family.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/trace/nvtx.hpp"

@@ -2,7 +2,7 @@
 
 #include "benchmarks/commands.hpp"
 #include "benchmarks/suite.hpp"
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/run_options.hpp"
 #include "harness/core/usage_error.hpp"
 

@@ -9,15 +9,15 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
-#include "harness/copy_samples.hpp"
-#include "harness/copy_timing.hpp"
-#include "harness/device_buffer.hpp"
+#include "harness/cuda/copy_samples.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/device_buffer.hpp"
 #include "harness/family.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/size_grid.hpp"
-#include "harness/verified_copy.hpp"
+#include "harness/cuda/verified_copy.hpp"
 
 namespace h2d {
 namespace {

@@ -12,16 +12,16 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/case_skip.hpp"
-#include "harness/copy_samples.hpp"
-#include "harness/copy_timing.hpp"
-#include "harness/device_buffer.hpp"
+#include "harness/cuda/copy_samples.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/device_buffer.hpp"
 #include "harness/family.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
-#include "harness/numa_host_buffer.hpp"
+#include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/topology.hpp"
-#include "harness/verified_copy.hpp"
+#include "harness/cuda/verified_copy.hpp"
 
 namespace h2d {
 namespace {

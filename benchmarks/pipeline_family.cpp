@@ -10,7 +10,7 @@
 #include "harness/gpu_step_engine.hpp"
 #include "harness/pipeline_case.hpp"
 #include "harness/pipeline_sweep.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/watchdog.hpp"
 
 namespace h2d {

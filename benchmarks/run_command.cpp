@@ -8,7 +8,7 @@
 #include "benchmarks/suite.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/context.hpp"
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/link_annotation.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/output_lock.hpp"

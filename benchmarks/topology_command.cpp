@@ -9,7 +9,7 @@
 
 #include "benchmarks/commands.hpp"
 #include "harness/command_line.hpp"
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/hwloc_topology.hpp"
 #include "harness/topology.hpp"
 #include "harness/topology_export.hpp"

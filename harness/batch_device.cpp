@@ -4,10 +4,10 @@
 
 #include <cstring>
 
-#include "harness/cuda_error.hpp"
-#include "harness/device_pattern.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device_pattern.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

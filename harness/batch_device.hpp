@@ -4,13 +4,13 @@
 #include <vector>
 
 #include "harness/batch.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/event.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/event.hpp"
 #include "harness/host/host_copy.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/sample_set.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

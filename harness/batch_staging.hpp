@@ -5,7 +5,7 @@
 
 #include "harness/batch.hpp"
 #include "harness/host/host_copy.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/pin_policy.hpp"
 #include "harness/sample_set.hpp"
 

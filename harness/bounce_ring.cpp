@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 namespace h2d {
 namespace {

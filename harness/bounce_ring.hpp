@@ -6,10 +6,10 @@
 #include <functional>
 #include <vector>
 
-#include "harness/event.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/host/ring_schedule.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/stream.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "harness/case_skip.hpp"
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/stop_signal.hpp"

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/cuda_error.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 namespace h2d {
 

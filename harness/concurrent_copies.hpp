@@ -6,10 +6,10 @@
 #include <optional>
 #include <vector>
 
-#include "harness/copy_timing.hpp"
-#include "harness/event.hpp"
-#include "harness/latch.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/cuda/stream.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {

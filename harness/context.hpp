@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/case_runner.hpp"
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/core/host_info.hpp"
 #include "harness/run_options.hpp"
 

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "kernels/busy.cuh"
 #include "kernels/segment_checksum.cuh"
 

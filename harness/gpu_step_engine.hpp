@@ -2,12 +2,12 @@
 
 #include <vector>
 
-#include "harness/device_buffer.hpp"
-#include "harness/event.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/pipeline_config.hpp"
 #include "harness/step_engine.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

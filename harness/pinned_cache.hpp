@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <map>
 
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 
 namespace h2d {
 

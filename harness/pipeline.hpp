@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/pipeline_config.hpp"
 #include "harness/step_engine.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cupti_activity.hpp"
+#include "harness/cuda/cupti_activity.hpp"
 #include "harness/trace/host_trace.hpp"
 #include "harness/trace/trace_findings.hpp"
 

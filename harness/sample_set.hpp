@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "harness/batch.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 
 namespace h2d {
 

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "harness/cuda_error.hpp"
-#include "harness/host_registration.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/host_registration.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {

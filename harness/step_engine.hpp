@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 
 namespace h2d {
 

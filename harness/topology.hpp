@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/hwloc_topology.hpp"
 #include "harness/link_model.hpp"
 #include "harness/pcie_reading.hpp"

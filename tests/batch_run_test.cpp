@@ -8,7 +8,7 @@
 #include <string>
 
 #include "harness/batch.hpp"
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/report_file.hpp"
 #include "tests/gpu_test_support.hpp"

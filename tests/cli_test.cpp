@@ -7,7 +7,7 @@
 #include <set>
 
 #include "harness/core/case_name.hpp"
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/report_file.hpp"
 #include "tests/process_runner.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/host_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/core/system_memory.hpp"
 
 namespace h2d {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "tests/child_process.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/family.hpp"
 #include "tests/process_runner.hpp"
 

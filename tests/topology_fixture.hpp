@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/topology.hpp"
 #include "tests/process_runner.hpp"
 

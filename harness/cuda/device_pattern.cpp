@@ -1,8 +1,8 @@
-#include "harness/device_pattern.hpp"
+#include "harness/cuda/device_pattern.hpp"
 
-#include "harness/cuda_error.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "kernels/checksum.cuh"
 #include "kernels/fill.cuh"
 

@@ -1,12 +1,12 @@
-#include "harness/event.hpp"
+#include "harness/cuda/event.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 #include <utility>
 
-#include "harness/cuda_error.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 namespace h2d {
 

@@ -1,9 +1,9 @@
-#include "harness/stream.hpp"
+#include "harness/cuda/stream.hpp"
 
 #include <utility>
 
-#include "harness/cuda_error.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 namespace h2d {
 

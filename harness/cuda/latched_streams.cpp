@@ -1,10 +1,10 @@
-#include "harness/latched_streams.hpp"
+#include "harness/cuda/latched_streams.hpp"
 
 #include <stdexcept>
 
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stopwatch.hpp"
 
 namespace h2d {

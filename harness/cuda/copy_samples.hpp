@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/copy_timing.hpp"
+#include "harness/cuda/copy_timing.hpp"
 
 namespace h2d {
 

@@ -1,11 +1,11 @@
-#include "harness/copy_timing.hpp"
+#include "harness/cuda/copy_timing.hpp"
 
 #include <algorithm>
 
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/stream_work_timing.hpp"
+#include "harness/cuda/stream_work_timing.hpp"
 
 namespace h2d {
 

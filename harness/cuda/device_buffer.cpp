@@ -1,12 +1,12 @@
-#include "harness/device_buffer.hpp"
+#include "harness/cuda/device_buffer.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
 #include <utility>
 
-#include "harness/cuda_error.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 namespace h2d {
 

@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <string_view>
 
-#include "harness/event.hpp"
-#include "harness/latch.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

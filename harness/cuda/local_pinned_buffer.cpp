@@ -1,4 +1,4 @@
-#include "harness/local_pinned_buffer.hpp"
+#include "harness/cuda/local_pinned_buffer.hpp"
 
 #include "harness/case_skip.hpp"
 

@@ -1,4 +1,4 @@
-#include "harness/numa_host_buffer.hpp"
+#include "harness/cuda/numa_host_buffer.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/case_skip.hpp"
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/hwloc_topology.hpp"
 
 namespace h2d {

@@ -2,10 +2,10 @@
 
 #include <functional>
 
-#include "harness/copy_timing.hpp"
-#include "harness/event.hpp"
-#include "harness/latch.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/cupti_activity.hpp"
+#include "harness/cuda/cupti_activity.hpp"
 
 #include <cupti.h>
 #include <cxxabi.h>

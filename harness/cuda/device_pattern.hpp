@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "harness/stream.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

@@ -1,10 +1,10 @@
-#include "harness/verified_copy.hpp"
+#include "harness/cuda/verified_copy.hpp"
 
 #include <cstring>
 
 #include "harness/core/checksum.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device_pattern.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device_pattern.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/verification.hpp"
 

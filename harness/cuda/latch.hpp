@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "harness/host_memory.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

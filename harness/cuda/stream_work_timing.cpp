@@ -1,4 +1,4 @@
-#include "harness/stream_work_timing.hpp"
+#include "harness/cuda/stream_work_timing.hpp"
 
 #include <optional>
 #include <stdexcept>

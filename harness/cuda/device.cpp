@@ -1,4 +1,4 @@
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -6,7 +6,7 @@
 
 #include <array>
 
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 
 namespace h2d {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "harness/copy_timing.hpp"
-#include "harness/stream.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/copy_samples.hpp"
+#include "harness/cuda/copy_samples.hpp"
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/statistics.hpp"

@@ -1,9 +1,9 @@
-#include "harness/peer_access.hpp"
+#include "harness/cuda/peer_access.hpp"
 
 #include <cuda_runtime_api.h>
 
-#include "harness/cuda_error.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 namespace h2d {
 

@@ -1,8 +1,8 @@
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/scoped_device.hpp"
 
 #include <cuda_runtime_api.h>
 
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 
 namespace h2d {
 

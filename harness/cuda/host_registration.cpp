@@ -1,4 +1,4 @@
-#include "harness/host_registration.hpp"
+#include "harness/cuda/host_registration.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "harness/core/byte_size.hpp"
-#include "harness/cuda_error.hpp"
+#include "harness/cuda/cuda_error.hpp"
 
 namespace h2d {
 

@@ -1,9 +1,9 @@
-#include "harness/latch.hpp"
+#include "harness/cuda/latch.hpp"
 
 #include <stdexcept>
 
-#include "harness/cuda_error.hpp"
-#include "harness/scoped_device.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "kernels/latch.cuh"
 
 namespace h2d {

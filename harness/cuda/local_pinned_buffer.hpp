@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <string>
 
-#include "harness/host_memory.hpp"
-#include "harness/numa_host_buffer.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/numa_host_buffer.hpp"
 
 namespace h2d {
 
