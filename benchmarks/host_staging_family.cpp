@@ -16,7 +16,7 @@
 #include "harness/trace/nvtx.hpp"
 #include "harness/host/ring_schedule.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "harness/host/thread_team.hpp"
 #include "harness/core/verification.hpp"
 

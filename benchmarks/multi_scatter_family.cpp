@@ -18,7 +18,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/case_skip.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/concurrent_copies.hpp"
+#include "harness/strategy/concurrent_copies.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"

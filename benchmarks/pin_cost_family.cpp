@@ -20,13 +20,13 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/pinned_cache.hpp"
+#include "harness/strategy/pinned_cache.hpp"
 #include "harness/core/pow2_rounding.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/staged_copy.hpp"
+#include "harness/strategy/staged_copy.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

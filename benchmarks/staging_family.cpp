@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/bounce_ring.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
@@ -27,10 +27,10 @@
 #include "harness/core/host_threads.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/staged_copy.hpp"
+#include "harness/strategy/staged_copy.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

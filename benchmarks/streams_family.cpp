@@ -25,7 +25,7 @@
 #include "harness/core/overlap.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/core/statistics.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "harness/core/verification.hpp"
 #include "kernels/busy.cuh"
 

@@ -20,7 +20,7 @@
 #include "harness/cuda/latched_streams.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "harness/core/verification.hpp"
 #include "kernels/zero_copy_read.cuh"
 

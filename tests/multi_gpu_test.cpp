@@ -9,7 +9,7 @@
 
 #include "harness/case_skip.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/concurrent_copies.hpp"
+#include "harness/strategy/concurrent_copies.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/device_buffer.hpp"

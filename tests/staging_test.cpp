@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "harness/bounce_ring.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
@@ -18,8 +18,8 @@
 #include "harness/core/host_threads.hpp"
 #include "harness/host/ring_schedule.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/staged_copy.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/staged_copy.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "harness/host/thread_team.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"

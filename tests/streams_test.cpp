@@ -15,7 +15,7 @@
 #include "harness/cuda/latched_streams.hpp"
 #include "harness/core/overlap.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"
 

@@ -61,7 +61,7 @@ class SlotTracker {
   std::vector<State> states_;
 };
 
-// What a ring does with a slot besides filling it; the CUDA engine (harness/bounce_ring.hpp) uses
+// What a ring does with a slot besides filling it; the CUDA engine (harness/strategy/bounce_ring.hpp) uses
 // events and async copies, host/staging does nothing, tests simulate a slow device.
 struct RingHooks {
   // Blocks until the copy last submitted from `slot` has completed; returns whether it had not yet

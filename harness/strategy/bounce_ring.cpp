@@ -1,4 +1,4 @@
-#include "harness/bounce_ring.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 
 #include <stdexcept>
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/bounce_ring.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 #include "harness/core/preset.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/concurrent_copies.hpp"
+#include "harness/strategy/concurrent_copies.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>

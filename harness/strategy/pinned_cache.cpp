@@ -1,4 +1,4 @@
-#include "harness/pinned_cache.hpp"
+#include "harness/strategy/pinned_cache.hpp"
 
 #include <stdexcept>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "harness/staged_copy.hpp"
+#include "harness/strategy/staged_copy.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,4 +1,4 @@
-#include "harness/strategy_grids.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 
 #include <algorithm>
 
