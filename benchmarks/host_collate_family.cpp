@@ -9,16 +9,16 @@
 #include <optional>
 #include <vector>
 
-#include "harness/batch.hpp"
-#include "harness/batch_counters.hpp"
-#include "harness/batch_staging.hpp"
+#include "harness/batch/batch.hpp"
+#include "harness/batch/batch_counters.hpp"
+#include "harness/batch/batch_staging.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/family.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
-#include "harness/sample_set.hpp"
+#include "harness/batch/sample_set.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "harness/batch.hpp"
-#include "harness/batch_counters.hpp"
+#include "harness/batch/batch.hpp"
+#include "harness/batch/batch_counters.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/family.hpp"

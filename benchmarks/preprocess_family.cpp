@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/batch.hpp"
-#include "harness/batch_counters.hpp"
+#include "harness/batch/batch.hpp"
+#include "harness/batch/batch_counters.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"

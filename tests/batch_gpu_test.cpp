@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "harness/batch_device.hpp"
-#include "harness/batch_staging.hpp"
+#include "harness/batch/batch_device.hpp"
+#include "harness/batch/batch_staging.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device.hpp"

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "harness/batch.hpp"
+#include "harness/batch/batch.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/report_file.hpp"

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "harness/batch_staging.hpp"
+#include "harness/batch/batch_staging.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/sample_set.hpp"
+#include "harness/batch/sample_set.hpp"
 #include "harness/host/team_memcpy.hpp"
 
 namespace h2d {

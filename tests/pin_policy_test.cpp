@@ -5,7 +5,7 @@
 #include <set>
 
 #include "harness/host/host_copy.hpp"
-#include "harness/pin_policy.hpp"
+#include "harness/batch/pin_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/pinned_fit.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/host/normalize_params.hpp"
-#include "harness/sample_shape.hpp"
+#include "harness/batch/sample_shape.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/sample_set.hpp"
+#include "harness/batch/sample_set.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/batch_staging.hpp"
+#include "harness/batch/batch_staging.hpp"
 
 #include <fmt/format.h>
 

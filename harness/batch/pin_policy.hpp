@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/batch.hpp"
+#include "harness/batch/batch.hpp"
 
 namespace h2d {
 

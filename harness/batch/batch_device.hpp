@@ -3,13 +3,13 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/batch.hpp"
+#include "harness/batch/batch.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/event.hpp"
 #include "harness/host/host_copy.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/pin_policy.hpp"
-#include "harness/sample_set.hpp"
+#include "harness/batch/pin_policy.hpp"
+#include "harness/batch/sample_set.hpp"
 #include "harness/cuda/stream.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/pin_policy.hpp"
+#include "harness/batch/pin_policy.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/batch.hpp"
+#include "harness/batch/batch.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/batch_counters.hpp"
+#include "harness/batch/batch_counters.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/sample_shape.hpp"
+#include "harness/batch/sample_shape.hpp"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/batch.hpp"
+#include "harness/batch/batch.hpp"
 #include "harness/cuda/host_memory.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/batch_device.hpp"
+#include "harness/batch/batch_device.hpp"
 
 #include <fmt/format.h>
 
