@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "harness/family.hpp"
-#include "harness/host_step_engine.hpp"
-#include "harness/pipeline_case.hpp"
-#include "harness/pipeline_sweep.hpp"
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_sweep.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 namespace h2d {
 namespace {

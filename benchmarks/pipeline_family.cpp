@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "harness/family.hpp"
-#include "harness/gpu_step_engine.hpp"
-#include "harness/pipeline_case.hpp"
-#include "harness/pipeline_sweep.hpp"
+#include "harness/pipeline/gpu/gpu_step_engine.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_sweep.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 namespace h2d {
 namespace {

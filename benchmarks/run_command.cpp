@@ -20,7 +20,7 @@
 #include "harness/summary.hpp"
 #include "harness/topology.hpp"
 #include "harness/core/usage_error.hpp"
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 namespace h2d {
 

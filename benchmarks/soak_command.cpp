@@ -20,16 +20,16 @@
 #include "harness/command_line.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/duration.hpp"
-#include "harness/gpu_step_engine.hpp"
-#include "harness/host_step_engine.hpp"
+#include "harness/pipeline/gpu/gpu_step_engine.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/core/pinned_budget.hpp"
-#include "harness/pipeline.hpp"
+#include "harness/pipeline/pipeline.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/usage_error.hpp"
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 namespace h2d {
 namespace {

@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "harness/core/checksum.hpp"
-#include "harness/host_step_engine.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
 #include "harness/host/host_stream.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/pipeline_case.hpp"
-#include "harness/pipeline_verdict.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_verdict.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "tests/pipeline_test_support.hpp"

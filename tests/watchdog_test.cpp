@@ -1,4 +1,4 @@
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,10 +4,10 @@
 
 #include <stdexcept>
 
-#include "harness/pipeline.hpp"
-#include "harness/pipeline_config.hpp"
-#include "harness/pipeline_verdict.hpp"
-#include "harness/step_engine.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/pipeline_verdict.hpp"
+#include "harness/pipeline/step_engine.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/pipeline_config.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
 
 #include <fmt/format.h>
 

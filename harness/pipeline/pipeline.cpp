@@ -1,4 +1,4 @@
-#include "harness/pipeline.hpp"
+#include "harness/pipeline/pipeline.hpp"
 
 #include <fmt/format.h>
 
@@ -15,11 +15,11 @@
 #include "harness/core/bounded_queue.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/slot_pool.hpp"
-#include "harness/stage_board.hpp"
+#include "harness/pipeline/slot_pool.hpp"
+#include "harness/pipeline/stage_board.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/host/tile_sample.hpp"
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 namespace h2d {
 namespace {

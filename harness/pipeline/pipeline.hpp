@@ -10,8 +10,8 @@
 
 #include "harness/core/cancellation.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/pipeline_config.hpp"
-#include "harness/step_engine.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/step_engine.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
 
 #include <fmt/format.h>
 

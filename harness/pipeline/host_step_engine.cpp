@@ -1,4 +1,4 @@
-#include "harness/host_step_engine.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
 
 #include <cstring>
 #include <stdexcept>

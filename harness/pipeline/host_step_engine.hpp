@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "harness/host/host_stream.hpp"
-#include "harness/pipeline_config.hpp"
-#include "harness/step_engine.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/step_engine.hpp"
 
 namespace h2d {
 

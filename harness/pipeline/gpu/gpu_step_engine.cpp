@@ -1,4 +1,4 @@
-#include "harness/gpu_step_engine.hpp"
+#include "harness/pipeline/gpu/gpu_step_engine.hpp"
 
 #include <cuda_runtime_api.h>
 

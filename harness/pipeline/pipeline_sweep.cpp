@@ -1,4 +1,4 @@
-#include "harness/pipeline_sweep.hpp"
+#include "harness/pipeline/pipeline_sweep.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -5,8 +5,8 @@
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/event.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/pipeline_config.hpp"
-#include "harness/step_engine.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/step_engine.hpp"
 #include "harness/cuda/stream.hpp"
 
 namespace h2d {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/pipeline_config.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
 #include "harness/core/preset.hpp"
 
 namespace h2d {
