@@ -20,13 +20,13 @@
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/family.hpp"
-#include "harness/gpu_sets.hpp"
+#include "harness/topology/gpu_sets.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/cuda/local_pinned_buffer.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/core/statistics.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

@@ -20,7 +20,7 @@
 #include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 #include "harness/cuda/verified_copy.hpp"
 
 namespace h2d {

@@ -24,7 +24,7 @@
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/event.hpp"
 #include "harness/family.hpp"
-#include "harness/gpu_sets.hpp"
+#include "harness/topology/gpu_sets.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/cuda/latch.hpp"
@@ -35,7 +35,7 @@
 #include "harness/core/statistics.hpp"
 #include "harness/cuda/stream.hpp"
 #include "harness/host/thread_team.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 #include "harness/core/verification.hpp"
 
 namespace h2d {

@@ -9,7 +9,7 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/context.hpp"
 #include "harness/cuda/device.hpp"
-#include "harness/link_annotation.hpp"
+#include "harness/topology/link_annotation.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/output_lock.hpp"
 #include "harness/core/pinned_budget.hpp"
@@ -18,7 +18,7 @@
 #include "harness/run_trace.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/summary.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/pipeline/watchdog.hpp"
 

@@ -10,10 +10,10 @@
 #include "benchmarks/commands.hpp"
 #include "harness/command_line.hpp"
 #include "harness/cuda/device.hpp"
-#include "harness/hwloc_topology.hpp"
-#include "harness/topology.hpp"
-#include "harness/topology_export.hpp"
-#include "harness/topology_report.hpp"
+#include "harness/topology/hwloc_topology.hpp"
+#include "harness/topology/topology.hpp"
+#include "harness/topology/topology_export.hpp"
+#include "harness/topology/topology_report.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

@@ -9,7 +9,7 @@
 #include "harness/case_runner.hpp"
 #include "harness/case_skip.hpp"
 #include "harness/family.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 
 namespace h2d {
 namespace {

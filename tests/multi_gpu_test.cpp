@@ -19,7 +19,7 @@
 #include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/cuda/peer_access.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/h2dbench_process.hpp"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/cuda/device.hpp"
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d::testing {

@@ -12,7 +12,7 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/case_skip.hpp"
 #include "harness/cuda/cuda_error.hpp"
-#include "harness/hwloc_topology.hpp"
+#include "harness/topology/hwloc_topology.hpp"
 
 namespace h2d {
 namespace {

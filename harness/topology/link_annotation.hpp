@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 
 namespace h2d {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/link_annotation.hpp"
+#include "harness/topology/link_annotation.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "harness/core/case_name.hpp"
-#include "harness/topology_report.hpp"
+#include "harness/topology/topology_report.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/topology_report.hpp"
+#include "harness/topology/topology_report.hpp"
 
 #include <fmt/format.h>
 

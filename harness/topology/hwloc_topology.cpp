@@ -1,4 +1,4 @@
-#include "harness/hwloc_topology.hpp"
+#include "harness/topology/hwloc_topology.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "harness/topology_export.hpp"
+#include "harness/topology/topology_export.hpp"
 
 #include <fmt/format.h>
 #include <hwloc/export.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "harness/pcie_reading.hpp"
+#include "harness/topology/pcie_reading.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "harness/cuda/device.hpp"
-#include "harness/hwloc_topology.hpp"
-#include "harness/link_model.hpp"
-#include "harness/pcie_reading.hpp"
+#include "harness/topology/hwloc_topology.hpp"
+#include "harness/topology/link_model.hpp"
+#include "harness/topology/pcie_reading.hpp"
 
 namespace h2d {
 

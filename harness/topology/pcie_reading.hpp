@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/link_model.hpp"
+#include "harness/topology/link_model.hpp"
 
 namespace h2d {
 

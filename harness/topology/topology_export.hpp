@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "harness/hwloc_topology.hpp"
+#include "harness/topology/hwloc_topology.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 
 #include <fmt/format.h>
 
