@@ -7,9 +7,9 @@
 
 #include "benchmarks/commands.hpp"
 #include "harness/compare_options.hpp"
-#include "harness/comparison.hpp"
-#include "harness/comparison_format.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/comparison.hpp"
+#include "harness/report/comparison_format.hpp"
+#include "harness/report/report_file.hpp"
 
 namespace h2d {
 namespace {

@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "harness/benchmark_flags.hpp"
-#include "harness/benchmark_json.hpp"
+#include "harness/report/benchmark_json.hpp"
 #include "harness/capturing_reporter.hpp"
 #include "harness/case_runner.hpp"
 #include "harness/run_options.hpp"

@@ -4,8 +4,8 @@
 
 #include "benchmarks/commands.hpp"
 #include "harness/command_line.hpp"
-#include "harness/report_file.hpp"
-#include "harness/summary.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/report/summary.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

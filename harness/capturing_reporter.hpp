@@ -20,7 +20,7 @@ class CapturingReporter : public benchmark::BenchmarkReporter {
   void Finalize() override;
 
   // Google Benchmark's JSON text for everything reported so far. It may hold bare NaN/Infinity:
-  // read it with parse_benchmark_json (harness/benchmark_json.hpp).
+  // read it with parse_benchmark_json (harness/report/benchmark_json.hpp).
   std::string json() const { return json_text_.str(); }
 
  private:

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/comparison.hpp"
-#include "harness/comparison_format.hpp"
+#include "harness/report/comparison.hpp"
+#include "harness/report/comparison_format.hpp"
 
 namespace h2d {
 

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "h2d/version.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 #include "harness/core/system_memory.hpp"
 
 namespace h2d {

@@ -6,7 +6,7 @@
 
 #include "h2d/version.hpp"
 #include "harness/trace/chrome_trace.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 
 namespace h2d {
 

@@ -10,7 +10,7 @@
 #include "harness/batch/batch.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/cuda/device.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d {

@@ -15,7 +15,7 @@
 #include "harness/cuda/event.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/latch.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"
 

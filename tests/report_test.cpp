@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "harness/context.hpp"
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 #include "harness/core/usage_error.hpp"
 #include "tests/process_runner.hpp"
 

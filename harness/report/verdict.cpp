@@ -1,4 +1,4 @@
-#include "harness/verdict.hpp"
+#include "harness/report/verdict.hpp"
 
 #include <fmt/format.h>
 

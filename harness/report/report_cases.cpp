@@ -1,10 +1,10 @@
-#include "harness/report_cases.hpp"
+#include "harness/report/report_cases.hpp"
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 
-#include "harness/json_fields.hpp"
+#include "harness/report/json_fields.hpp"
 #include "harness/core/statistics.hpp"
 
 namespace h2d {

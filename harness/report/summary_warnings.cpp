@@ -8,7 +8,7 @@
 #include <set>
 
 #include "harness/core/statistics.hpp"
-#include "harness/summary.hpp"
+#include "harness/report/summary.hpp"
 
 namespace h2d {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/comparison.hpp"
+#include "harness/report/comparison.hpp"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,8 @@
 #include <set>
 
 #include "harness/core/filter_regex.hpp"
-#include "harness/json_fields.hpp"
-#include "harness/report_cases.hpp"
+#include "harness/report/json_fields.hpp"
+#include "harness/report/report_cases.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/primary_metric.hpp"
-#include "harness/report_cases.hpp"
+#include "harness/report/primary_metric.hpp"
+#include "harness/report/report_cases.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/comparison_format.hpp"
+#include "harness/report/comparison_format.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/machine_info.hpp"
+#include "harness/report/machine_info.hpp"
 
 #include <fmt/format.h>
 

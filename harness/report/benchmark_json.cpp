@@ -1,4 +1,4 @@
-#include "harness/benchmark_json.hpp"
+#include "harness/report/benchmark_json.hpp"
 
 #include <array>
 #include <string_view>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/primary_metric.hpp"
+#include "harness/report/primary_metric.hpp"
 
 namespace h2d {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "harness/comparison.hpp"
+#include "harness/report/comparison.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/summary.hpp"
+#include "harness/report/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/context.hpp"
-#include "harness/json_fields.hpp"
+#include "harness/report/json_fields.hpp"
 #include "harness/core/number_text.hpp"
 
 namespace h2d {

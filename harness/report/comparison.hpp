@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/machine_info.hpp"
-#include "harness/primary_metric.hpp"
-#include "harness/report_file.hpp"
-#include "harness/verdict.hpp"
+#include "harness/report/machine_info.hpp"
+#include "harness/report/primary_metric.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/report/verdict.hpp"
 
 namespace h2d {
 

@@ -1,4 +1,4 @@
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
