@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "benchmarks/commands.hpp"
-#include "harness/compare_options.hpp"
+#include "harness/cli/compare_options.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/comparison_format.hpp"
 #include "harness/report/report_file.hpp"

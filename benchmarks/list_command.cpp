@@ -3,7 +3,7 @@
 #include "benchmarks/commands.hpp"
 #include "benchmarks/suite.hpp"
 #include "harness/cuda/device.hpp"
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "benchmarks/commands.hpp"
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/duration.hpp"
 #include "harness/pipeline/gpu/gpu_step_engine.hpp"

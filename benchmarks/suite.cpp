@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <regex>
 
-#include "harness/benchmark_flags.hpp"
+#include "harness/cli/benchmark_flags.hpp"
 #include "harness/report/benchmark_json.hpp"
-#include "harness/capturing_reporter.hpp"
+#include "harness/cli/capturing_reporter.hpp"
 #include "harness/case_runner.hpp"
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {

@@ -7,7 +7,7 @@
 
 #include "harness/context.hpp"
 #include "harness/family.hpp"
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 
 namespace h2d {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "benchmarks/commands.hpp"
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
 #include "harness/core/usage_error.hpp"

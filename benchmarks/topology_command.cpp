@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "benchmarks/commands.hpp"
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/topology/hwloc_topology.hpp"
 #include "harness/topology/topology.hpp"

@@ -8,7 +8,7 @@
 #include "harness/case_runner.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/host_info.hpp"
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 
 namespace h2d {
 

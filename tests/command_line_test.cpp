@@ -1,10 +1,10 @@
 // The option reading every subcommand shares, and the checks of Google Benchmark's flags.
 
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/benchmark_flags.hpp"
+#include "harness/cli/benchmark_flags.hpp"
 #include "harness/context.hpp"
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/number_text.hpp"

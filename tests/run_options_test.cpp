@@ -1,4 +1,4 @@
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 
 #include <gtest/gtest.h>
 

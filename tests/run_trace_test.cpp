@@ -18,7 +18,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/trace/host_trace.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream.hpp"
 #include "harness/trace/trace_findings.hpp"

@@ -1,4 +1,4 @@
-#include "harness/capturing_reporter.hpp"
+#include "harness/cli/capturing_reporter.hpp"
 
 namespace h2d {
 

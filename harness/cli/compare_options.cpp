@@ -1,11 +1,11 @@
-#include "harness/compare_options.hpp"
+#include "harness/cli/compare_options.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstdlib>
 
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/usage_error.hpp"
 

@@ -1,4 +1,4 @@
-#include "harness/benchmark_flags.hpp"
+#include "harness/cli/benchmark_flags.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/output_lock.hpp"
+#include "harness/cli/output_lock.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,13 +1,13 @@
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/benchmark_flags.hpp"
+#include "harness/cli/benchmark_flags.hpp"
 #include "harness/core/byte_size.hpp"
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 #include "harness/core/duration.hpp"
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/usage_error.hpp"

@@ -1,4 +1,4 @@
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 
 #include <fmt/format.h>
 
