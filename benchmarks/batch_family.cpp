@@ -15,7 +15,7 @@
 #include "harness/batch/batch_staging.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/host/host_copy.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/batch/pin_policy.hpp"

@@ -15,7 +15,7 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/batch/sample_set.hpp"

@@ -12,7 +12,7 @@
 #include "harness/batch/batch_counters.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/host/normalize.hpp"

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/pipeline/host_step_engine.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"

@@ -10,7 +10,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/cuda/copy_samples.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/trace/nvtx.hpp"

@@ -12,7 +12,7 @@
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"

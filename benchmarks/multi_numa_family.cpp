@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "harness/core/case_name.hpp"
-#include "harness/case_skip.hpp"
+#include "harness/suite/case_skip.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/trace/nvtx.hpp"

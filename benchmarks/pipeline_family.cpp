@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/pipeline/gpu/gpu_step_engine.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"

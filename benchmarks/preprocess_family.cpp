@@ -19,7 +19,7 @@
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/host/normalize.hpp"

@@ -9,7 +9,7 @@
 #include "harness/cli/benchmark_flags.hpp"
 #include "harness/report/benchmark_json.hpp"
 #include "harness/cli/capturing_reporter.hpp"
-#include "harness/case_runner.hpp"
+#include "harness/suite/case_runner.hpp"
 #include "harness/cli/run_options.hpp"
 #include "harness/core/usage_error.hpp"
 

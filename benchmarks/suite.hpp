@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/context.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/context.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/cli/run_options.hpp"
 
 namespace h2d {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/cli/benchmark_flags.hpp"
-#include "harness/context.hpp"
+#include "harness/suite/context.hpp"
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/core/usage_error.hpp"

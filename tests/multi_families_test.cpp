@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "benchmarks/suite.hpp"
-#include "harness/case_runner.hpp"
-#include "harness/case_skip.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/case_runner.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/topology/topology.hpp"
 
 namespace h2d {

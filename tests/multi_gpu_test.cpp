@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "harness/case_skip.hpp"
+#include "harness/suite/case_skip.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
 #include "harness/cuda/cuda_error.hpp"

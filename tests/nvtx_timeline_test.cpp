@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "benchmarks/suite.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "tests/h2dbench_process.hpp"
 #include "tests/nvtx_recording.hpp"

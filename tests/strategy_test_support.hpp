@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harness/cuda/device.hpp"
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 #include "tests/process_runner.hpp"
 
 #include "tests/gpu_test_support.hpp"

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "harness/core/byte_size.hpp"
-#include "harness/context.hpp"
+#include "harness/suite/context.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/core/number_text.hpp"
 

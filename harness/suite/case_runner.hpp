@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 
 namespace h2d {
 

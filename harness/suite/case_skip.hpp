@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 
 namespace h2d {
 

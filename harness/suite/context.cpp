@@ -1,4 +1,4 @@
-#include "harness/context.hpp"
+#include "harness/suite/context.hpp"
 
 #include <fmt/format.h>
 

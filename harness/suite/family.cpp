@@ -1,4 +1,4 @@
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/case_runner.hpp"
+#include "harness/suite/case_runner.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/host_info.hpp"
 #include "harness/cli/run_options.hpp"

@@ -1,4 +1,4 @@
-#include "harness/case_skip.hpp"
+#include "harness/suite/case_skip.hpp"
 
 namespace h2d {
 

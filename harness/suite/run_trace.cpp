@@ -1,4 +1,4 @@
-#include "harness/run_trace.hpp"
+#include "harness/suite/run_trace.hpp"
 
 #include <fmt/format.h>
 

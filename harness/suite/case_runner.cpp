@@ -1,10 +1,10 @@
-#include "harness/case_runner.hpp"
+#include "harness/suite/case_runner.hpp"
 
 #include <mutex>
 #include <new>
 #include <utility>
 
-#include "harness/case_skip.hpp"
+#include "harness/suite/case_skip.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "harness/core/pinned_budget.hpp"
