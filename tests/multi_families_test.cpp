@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "benchmarks/suite.hpp"
+#include "benchmarks/commands/suite.hpp"
 #include "harness/suite/case_runner.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/suite.hpp"
+#include "benchmarks/commands/suite.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "tests/h2dbench_process.hpp"

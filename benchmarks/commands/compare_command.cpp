@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "benchmarks/commands.hpp"
+#include "benchmarks/commands/commands.hpp"
 #include "harness/cli/compare_options.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/comparison_format.hpp"

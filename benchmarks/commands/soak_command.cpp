@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/commands.hpp"
+#include "benchmarks/commands/commands.hpp"
 #include "harness/cli/command_line.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/core/duration.hpp"

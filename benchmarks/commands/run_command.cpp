@@ -4,8 +4,8 @@
 #include <map>
 #include <optional>
 
-#include "benchmarks/commands.hpp"
-#include "benchmarks/suite.hpp"
+#include "benchmarks/commands/commands.hpp"
+#include "benchmarks/commands/suite.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/suite/context.hpp"
 #include "harness/cuda/device.hpp"

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
-#include "benchmarks/commands.hpp"
-#include "benchmarks/suite.hpp"
+#include "benchmarks/commands/commands.hpp"
+#include "benchmarks/commands/suite.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cli/run_options.hpp"
 #include "harness/core/usage_error.hpp"

@@ -1,4 +1,4 @@
-#include "benchmarks/suite.hpp"
+#include "benchmarks/commands/suite.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "benchmarks/commands.hpp"
+#include "benchmarks/commands/commands.hpp"
 #include "harness/cli/command_line.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"

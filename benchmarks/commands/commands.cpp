@@ -1,4 +1,4 @@
-#include "benchmarks/commands.hpp"
+#include "benchmarks/commands/commands.hpp"
 
 #include <algorithm>
 #include <stdexcept>
