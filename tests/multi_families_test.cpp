@@ -9,6 +9,7 @@
 #include "harness/suite/case_runner.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"
+#include "harness/suite/run_topology.hpp"
 #include "harness/topology/topology.hpp"
 
 namespace h2d {

@@ -7,9 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "harness/suite/case_skip.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/strategy/concurrent_copies.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/device_buffer.hpp"
@@ -19,6 +17,9 @@
 #include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/cuda/peer_access.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/concurrent_copies.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/suite/run_topology.hpp"
 #include "harness/topology/topology.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/h2dbench_process.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cuda/device.hpp"
+#include "harness/core/device_info.hpp"
 #include "harness/topology/topology.hpp"
 #include "tests/process_runner.hpp"
 

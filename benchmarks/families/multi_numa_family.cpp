@@ -11,17 +11,18 @@
 #include <vector>
 
 #include "harness/core/case_name.hpp"
-#include "harness/suite/case_skip.hpp"
+#include "harness/core/large_transfer_sizes.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/core/large_transfer_sizes.hpp"
 #include "harness/cuda/numa_host_buffer.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/topology/topology.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/suite/run_topology.hpp"
+#include "harness/topology/topology.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {

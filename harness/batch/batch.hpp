@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/core/preset.hpp"
-#include "harness/batch/sample_shape.hpp"
+#include "harness/core/sample_shape.hpp"
 
 namespace h2d {
 

@@ -100,11 +100,4 @@ const DeviceDiscovery& discover_devices() {
   return discovery;
 }
 
-std::string format_cuda_version(int version) {
-  if (version <= 0) {
-    return "none";
-  }
-  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
-}
-
 }  // namespace h2d

@@ -9,24 +9,11 @@
 #include <utility>
 
 #include "harness/core/byte_size.hpp"
+#include "harness/core/host_block.hpp"
 #include "harness/cuda/cuda_error.hpp"
 
 namespace h2d {
 namespace {
-
-constexpr std::size_t kPageSize = 4096;
-
-std::size_t round_up_to_page(std::size_t bytes) {
-  return (bytes + kPageSize - 1) / kPageSize * kPageSize;
-}
-
-std::byte* allocate_pageable(std::size_t bytes) {
-  void* pointer = std::aligned_alloc(kPageSize, round_up_to_page(bytes));
-  if (pointer == nullptr) {
-    throw std::bad_alloc();
-  }
-  return static_cast<std::byte*>(pointer);
-}
 
 unsigned host_alloc_flags(HostKind kind) {
   switch (kind) {
@@ -122,10 +109,10 @@ HostBuffer::HostBuffer(HostKind kind, std::size_t bytes) : kind_(kind), bytes_(b
   }
   switch (kind) {
     case HostKind::pageable:
-      data_ = allocate_pageable(bytes);
+      data_ = allocate_page_aligned(bytes);
       break;
     case HostKind::registered: {
-      data_ = allocate_pageable(bytes);
+      data_ = allocate_page_aligned(bytes);
       const cudaError_t status = cudaHostRegister(data_, bytes, cudaHostRegisterDefault);
       if (status != cudaSuccess) {
         std::free(data_);

@@ -1,6 +1,6 @@
 #include "harness/cuda/local_pinned_buffer.hpp"
 
-#include "harness/suite/case_skip.hpp"
+#include "harness/core/case_skipped.hpp"
 
 namespace h2d {
 

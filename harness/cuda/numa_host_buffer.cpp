@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "harness/core/byte_size.hpp"
-#include "harness/suite/case_skip.hpp"
+#include "harness/core/case_skipped.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/topology/hwloc_topology.hpp"
 

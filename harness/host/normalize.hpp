@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "harness/core/sample_shape.hpp"
 #include "harness/host/normalize_params.hpp"
-#include "harness/batch/sample_shape.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {

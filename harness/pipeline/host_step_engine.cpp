@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "harness/core/checksum.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -26,7 +26,7 @@ HostStepEngine::HostStepEngine(const PipelineConfig& config)
       copy_(std::make_unique<HostStream>("host copy")),
       compute_(std::make_unique<HostStream>("host compute")) {
   for (Lane& lane : lanes_) {
-    lane.buffer = HostBuffer(HostKind::pageable, layout_.device_bytes());
+    lane.buffer = HostBlock::pageable(layout_.device_bytes());
     std::memset(lane.buffer.data(), 0, lane.buffer.size());
     lane.outputs.ids.resize(config.batch_size);
     lane.outputs.sums.resize(config.batch_size);

@@ -18,7 +18,7 @@ class HostStepEngine final : public StepEngine {
   explicit HostStepEngine(const PipelineConfig& config);
   ~HostStepEngine() override;
 
-  HostKind pinned_kind() const override { return HostKind::pageable; }
+  HostBlock make_pinned_slot(std::size_t bytes) override { return HostBlock::pageable(bytes); }
   void attach(const std::vector<const std::byte*>& slots) override;
   bool wait_slot_free(std::size_t slot, const Cancellation& cancel) override;
   void submit(std::size_t lane, const StepJob& job) override;
@@ -27,7 +27,7 @@ class HostStepEngine final : public StepEngine {
 
  private:
   struct Lane {
-    HostBuffer buffer;  // the "device" batch buffer
+    HostBlock buffer;  // the "device" batch buffer
     HostEvent copied;
     HostEvent done;
     StepOutputs outputs;  // written by the stream threads, read after `done`

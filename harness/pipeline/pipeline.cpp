@@ -14,12 +14,12 @@
 
 #include "harness/core/bounded_queue.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/pipeline/slot_pool.hpp"
-#include "harness/pipeline/stage_board.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/host/tile_sample.hpp"
+#include "harness/pipeline/slot_pool.hpp"
+#include "harness/pipeline/stage_board.hpp"
 #include "harness/pipeline/watchdog.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -69,7 +69,7 @@ std::string describe_error(const std::exception_ptr& error) {
 class EpochRun {
  public:
   EpochRun(const PipelineConfig& config, StepEngine& engine, const PipelineHooks& hooks,
-           std::vector<HostBuffer>& pageable, std::vector<HostBuffer>& ring,
+           std::vector<HostBlock>& pageable, std::vector<HostBlock>& ring,
            std::uint64_t first_sample)
       : config_(config),
         layout_(config),
@@ -208,7 +208,7 @@ class EpochRun {
   SlotPool& worker_pool() {
     return config_.pin == PinMode::pinned_ring ? *ring_pool_ : *pageable_pool_;
   }
-  std::vector<HostBuffer>& worker_buffers() {
+  std::vector<HostBlock>& worker_buffers() {
     return config_.pin == PinMode::pinned_ring ? ring_ : pageable_;
   }
   // The pool whose slots the engine copies from.
@@ -512,8 +512,8 @@ class EpochRun {
   const BatchLayout layout_;
   StepEngine& engine_;
   const PipelineHooks& hooks_;
-  std::vector<HostBuffer>& pageable_;
-  std::vector<HostBuffer>& ring_;
+  std::vector<HostBlock>& pageable_;
+  std::vector<HostBlock>& ring_;
   const std::uint64_t first_sample_;
 
   Cancellation cancel_;
@@ -594,15 +594,15 @@ Pipeline::Pipeline(const PipelineConfig& config, StepEngine& engine, PipelineHoo
   }
   NvtxRange range(NvtxCategory::setup, "allocate pipeline slots");
   for (std::size_t i = 0; i < pageable_count; ++i) {
-    pageable_.emplace_back(HostKind::pageable, layout.host_bytes());
+    pageable_.push_back(HostBlock::pageable(layout.host_bytes()));
     std::memset(pageable_.back().data(), 0, layout.host_bytes());  // first touch, outside timing
   }
   for (std::size_t i = 0; i < ring_count; ++i) {
-    ring_.emplace_back(engine.pinned_kind(), layout.host_bytes());
+    ring_.push_back(engine.make_pinned_slot(layout.host_bytes()));
     std::memset(ring_.back().data(), 0, layout.host_bytes());
   }
   std::vector<const std::byte*> fed;
-  for (const HostBuffer& buffer : config.pin == PinMode::none ? pageable_ : ring_) {
+  for (const HostBlock& buffer : config.pin == PinMode::none ? pageable_ : ring_) {
     fed.push_back(buffer.data());
   }
   engine_.attach(fed);

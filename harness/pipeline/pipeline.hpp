@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
-#include "harness/cuda/host_memory.hpp"
+#include "harness/core/host_block.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 #include "harness/pipeline/step_engine.hpp"
 
@@ -66,7 +66,7 @@ struct EpochResult {
 // cancelled, so an epoch always returns, with what it completed.
 class Pipeline {
  public:
-  // Allocates and touches the slots (pageable, and engine.pinned_kind() for the ring) and
+  // Allocates and touches the slots (pageable, and engine.make_pinned_slot() for the ring) and
   // attaches the engine to the slots it copies from. Throws PinnedBudgetExceeded when the ring
   // does not fit under the pinned cap.
   Pipeline(const PipelineConfig& config, StepEngine& engine, PipelineHooks hooks = {});
@@ -85,8 +85,8 @@ class Pipeline {
   PipelineConfig config_;
   StepEngine& engine_;
   PipelineHooks hooks_;
-  std::vector<HostBuffer> pageable_;  // workers collate here (pin=none, pin_thread)
-  std::vector<HostBuffer> ring_;      // pinned slots (pin=pin_thread, pinned_ring)
+  std::vector<HostBlock> pageable_;  // workers collate here (pin=none, pin_thread)
+  std::vector<HostBlock> ring_;      // pinned slots (pin=pin_thread, pinned_ring)
   std::uint64_t epochs_ = 0;
 };
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
-#include "harness/cuda/host_memory.hpp"
+#include "harness/core/host_block.hpp"
 
 namespace h2d {
 
@@ -35,8 +35,8 @@ class StepEngine {
  public:
   virtual ~StepEngine() = default;
 
-  // Memory a pinned slot is made of here: pinned on a GPU, pageable for the host stand-in.
-  virtual HostKind pinned_kind() const = 0;
+  // A slot of the pinned ring: page-locked memory on a GPU, pageable for the host stand-in.
+  virtual HostBlock make_pinned_slot(std::size_t bytes) = 0;
   // Once, before the first submit(): the host slots submit() copies from.
   virtual void attach(const std::vector<const std::byte*>& slots) = 0;
   // Blocks until the last copy out of `slot` has finished, so the slot may be refilled; false

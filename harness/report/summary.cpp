@@ -8,9 +8,9 @@
 #include <set>
 
 #include "harness/core/byte_size.hpp"
-#include "harness/suite/context.hpp"
-#include "harness/report/json_fields.hpp"
 #include "harness/core/number_text.hpp"
+#include "harness/report/json_fields.hpp"
+#include "harness/report/skipped_families.hpp"
 
 namespace h2d {
 namespace {

@@ -8,8 +8,8 @@
 #include <map>
 
 #include "h2d/version.hpp"
-#include "harness/report/report_file.hpp"
 #include "harness/core/system_memory.hpp"
+#include "harness/report/report_file.hpp"
 
 namespace h2d {
 namespace {
@@ -32,19 +32,6 @@ std::string format_utc(const char* format) {
 }
 
 }  // namespace
-
-std::vector<std::string> group_skipped_families(const std::vector<SkippedFamily>& skipped) {
-  std::map<std::string, std::string> by_reason;
-  for (const SkippedFamily& family : skipped) {
-    std::string& names = by_reason[family.reason];
-    names += (names.empty() ? "" : ", ") + family.family;
-  }
-  std::vector<std::string> lines;
-  for (const auto& [reason, names] : by_reason) {
-    lines.push_back(fmt::format("{} ({})", names, reason));
-  }
-  return lines;
-}
 
 nlohmann::json context_to_json(const RunContext& context) {
   nlohmann::json gpus = nlohmann::json::array();

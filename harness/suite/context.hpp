@@ -5,22 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "harness/suite/case_runner.hpp"
-#include "harness/cuda/device.hpp"
-#include "harness/core/host_info.hpp"
 #include "harness/cli/run_options.hpp"
+#include "harness/core/device_info.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/report/skipped_families.hpp"
+#include "harness/suite/case_runner.hpp"
 
 namespace h2d {
-
-// A family that did not run at all here, and why (e.g. no GPU).
-struct SkippedFamily {
-  std::string family;
-  std::string reason;
-};
-
-// "h2d/batch, h2d/memory (no usable GPU: ...)": one line per distinct reason, sorted by reason,
-// so a reason that many families share is said once.
-std::vector<std::string> group_skipped_families(const std::vector<SkippedFamily>& skipped);
 
 // Everything about a run and its machine that a later comparison needs.
 struct RunContext {

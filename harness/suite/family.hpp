@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cuda/device.hpp"
+#include "harness/core/device_info.hpp"
 #include "harness/core/preset.hpp"
 
 namespace h2d {

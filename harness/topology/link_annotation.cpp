@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "harness/core/case_name.hpp"
-#include "harness/topology/topology_report.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/topology/topology_report.hpp"
 
 namespace h2d {
 namespace {
@@ -116,18 +116,6 @@ std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
     }
   }
   return added;
-}
-
-void add_topology_to_report(nlohmann::json& report, const std::vector<int>& selected_devices) {
-  try {
-    const Topology& topology = run_topology();
-    report["h2dbench"]["topology"] = topology_to_json(topology);
-    annotate_link_pct(report, topology, selected_devices);
-  } catch (const UsageError&) {
-    throw;
-  } catch (const std::exception& error) {
-    report["h2dbench"]["topology"] = {{"error", error.what()}};
-  }
 }
 
 }  // namespace h2d

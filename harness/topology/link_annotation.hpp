@@ -32,8 +32,4 @@ double ceiling_for_gpus(const Topology& topology, const std::vector<int>& ordina
 std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
                               const std::vector<int>& selected_devices);
 
-// What run_command adds before writing a report: h2dbench.topology (run_topology() as JSON, or
-// the reason it could not be read) and link_pct on every bandwidth figure.
-void add_topology_to_report(nlohmann::json& report, const std::vector<int>& selected_devices);
-
 }  // namespace h2d

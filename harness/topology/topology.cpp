@@ -553,13 +553,4 @@ const Topology& system_topology() {
   return topology;
 }
 
-const Topology& run_topology() {
-  static const Topology topology = [] {
-    Topology attached = system_topology();
-    attach_cuda_devices(attached, discover_devices().devices);
-    return attached;
-  }();
-  return topology;
-}
-
 }  // namespace h2d

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/cuda/device.hpp"
+#include "harness/core/device_info.hpp"
 #include "harness/topology/hwloc_topology.hpp"
 #include "harness/topology/link_model.hpp"
 #include "harness/topology/pcie_reading.hpp"
@@ -128,9 +128,8 @@ void attach_cuda_devices(Topology& topology, const std::vector<DeviceInfo>& devi
 std::optional<double> concurrent_ceiling(const Topology& topology,
                                          const std::vector<int>& gpu_indices);
 
-// This process's machine (or HWLOC_XMLFILE's), built once; and the same with the CUDA devices
-// attached, for runs.
+// This process's machine (or HWLOC_XMLFILE's), built once. run_topology() (harness/suite/) is the
+// same with this run's CUDA devices attached.
 const Topology& system_topology();
-const Topology& run_topology();
 
 }  // namespace h2d

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "harness/cuda/cuda_error.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "kernels/busy.cuh"
 #include "kernels/segment_checksum.cuh"
 
@@ -73,6 +73,12 @@ GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
 
 GpuStepEngine::~GpuStepEngine() {
   quiesce();
+}
+
+HostBlock GpuStepEngine::make_pinned_slot(std::size_t bytes) {
+  auto pinned = std::make_shared<HostBuffer>(HostKind::pinned, bytes);
+  std::byte* data = pinned->data();
+  return HostBlock(data, bytes, std::move(pinned));
 }
 
 void GpuStepEngine::attach(const std::vector<const std::byte*>& slots) {

@@ -5,9 +5,9 @@
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/event.hpp"
 #include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/stream.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 #include "harness/pipeline/step_engine.hpp"
-#include "harness/cuda/stream.hpp"
 
 namespace h2d {
 
@@ -23,7 +23,7 @@ class GpuStepEngine final : public StepEngine {
   GpuStepEngine(int device, const PipelineConfig& config);
   ~GpuStepEngine() override;
 
-  HostKind pinned_kind() const override { return HostKind::pinned; }
+  HostBlock make_pinned_slot(std::size_t bytes) override;
   void attach(const std::vector<const std::byte*>& slots) override;
   bool wait_slot_free(std::size_t slot, const Cancellation& cancel) override;
   void submit(std::size_t lane, const StepJob& job) override;

@@ -1,4 +1,4 @@
-#include "harness/batch/sample_shape.hpp"
+#include "harness/core/sample_shape.hpp"
 
 #include <fmt/format.h>
 
