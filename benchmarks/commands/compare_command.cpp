@@ -39,7 +39,7 @@ int compare_command(const std::vector<std::string>& args, const std::string& /*p
 [[maybe_unused]] const bool registered = register_command({
     "compare",
     "compare A.json B.json [C.json ...] [--format table|markdown|csv|json] [--filter REGEX] "
-    "[--threshold PCT] [--fail-on-regression]",
+    "[--threshold PCT] [--fail-on-regression] [--allow-simulated]",
     "put reports from several machines side by side, with noise-aware verdicts",
     compare_command,
 });

@@ -13,6 +13,7 @@
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/cuda/device.hpp"
+#include "harness/cuda/gpu_backend.hpp"
 #include "harness/pipeline/watchdog.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
@@ -28,6 +29,11 @@ namespace h2d {
 namespace {
 
 void announce_devices(const RunPlan& plan) {
+  if (gpu_backend_is_simulated()) {
+    fmt::print(
+        "h2dbench: SIMULATED GPU (sim/, for tests): these numbers prove logic, never speed; the "
+        "report says \"backend\": \"simulated\" and does not belong in results/\n");
+  }
   if (plan.devices.empty()) {
     fmt::print("h2dbench: no usable GPU: {}. Running the host-side families only.\n",
                plan.no_gpu_reason);
@@ -146,7 +152,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     fmt::print(stderr, "FAILED {}: {}\n", failed.name, failed.reason);
   }
   fmt::print("{}", format_summary(summarize_report(report)));
-  fmt::print("report: {}\n", out);
+  fmt::print("report: {}{}\n", out,
+             gpu_backend_is_simulated() ? " (SIMULATED GPU: proves logic, never speed)" : "");
   if (stop_requested()) {
     fmt::print(stderr, "h2dbench: interrupted; the report holds the cases that completed\n");
     return 130;

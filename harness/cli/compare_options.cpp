@@ -32,7 +32,8 @@ CompareCommandOptions parse_compare_options(const std::vector<std::string>& args
                                                 {{"--format", "table, markdown, csv or json"},
                                                  {"--filter", "a regular expression"},
                                                  {"--threshold", "a percentage such as 5"},
-                                                 {"--fail-on-regression", ""}},
+                                                 {"--fail-on-regression", ""},
+                                                 {"--allow-simulated", ""}},
                                                 "REPORT.json",
                                                 ""},
                                                args);
@@ -49,6 +50,7 @@ CompareCommandOptions parse_compare_options(const std::vector<std::string>& args
     options.compare.verdict.threshold_pct = parse_threshold_pct(*threshold);
   }
   options.fail_on_regression = parsed.has("--fail-on-regression");
+  options.compare.allow_simulated = parsed.has("--allow-simulated");
   if (options.reports.size() < 2) {
     throw UsageError(
         "compare needs at least two reports: h2dbench compare A.json B.json [C.json ...] "

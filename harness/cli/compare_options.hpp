@@ -9,7 +9,8 @@
 namespace h2d {
 
 // `h2dbench compare A.json B.json [C.json ...] [--format F] [--filter REGEX] [--threshold PCT]
-// [--fail-on-regression]`, parsed. Flags take their value as the next word or after '='.
+// [--fail-on-regression] [--allow-simulated]`, parsed. Flags take their value as the next word or
+// after '='.
 struct CompareCommandOptions {
   std::vector<std::string> reports;
   CompareFormat format = CompareFormat::table;

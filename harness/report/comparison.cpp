@@ -9,9 +9,10 @@
 #include <set>
 
 #include "harness/core/filter_regex.hpp"
+#include "harness/core/usage_error.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/report_cases.hpp"
-#include "harness/core/usage_error.hpp"
+#include "harness/report/simulated_report.hpp"
 
 namespace h2d {
 namespace {
@@ -64,6 +65,7 @@ std::string report_label(std::size_t index) {
 }
 
 Comparison compare_reports(const std::vector<Report>& reports, const CompareOptions& options) {
+  check_simulated_mix(reports, options.allow_simulated);
   const std::regex pattern = compile_filter("--filter", options.filter);
   Comparison comparison;
   comparison.verdict = options.verdict;

@@ -14,7 +14,8 @@ namespace h2d {
 
 struct CompareOptions {
   VerdictOptions verdict;
-  std::string filter;  // std::regex searched in case names; empty keeps all
+  std::string filter;            // std::regex searched in case names; empty keeps all
+  bool allow_simulated = false;  // put simulated-GPU reports beside real ones (--allow-simulated)
 };
 
 // One report's side of a comparison.
@@ -60,7 +61,8 @@ struct Comparison {
 
 // Matches cases by name across reports, picks each family's primary metric, judges every report
 // against the first. Reports from different machines are the point: nothing is refused for
-// differing. Throws UsageError for a bad --filter or when no case matches it.
+// differing, except simulated beside real reports (check_simulated_mix). Throws UsageError for a
+// bad --filter or when no case matches it.
 Comparison compare_reports(const std::vector<Report>& reports, const CompareOptions& options);
 
 // Cases with a reliable "slower" verdict beyond the threshold (what --fail-on-regression counts).

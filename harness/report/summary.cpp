@@ -10,6 +10,7 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/report/json_fields.hpp"
+#include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
 
 namespace h2d {
@@ -231,6 +232,9 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
     return notes;
   }
   const auto& context = report["h2dbench"];
+  if (is_simulated_report(report)) {
+    notes.push_back("SIMULATED GPU: these numbers prove logic, never speed");
+  }
   const auto list_note = [&](const char* key, const char* what) {
     if (!context.contains(key) || !context[key].is_array() || context[key].empty()) {
       return;

@@ -9,6 +9,7 @@
 
 #include "h2d/version.hpp"
 #include "harness/core/system_memory.hpp"
+#include "harness/cuda/gpu_backend.hpp"
 #include "harness/report/report_file.hpp"
 
 namespace h2d {
@@ -57,6 +58,7 @@ nlohmann::json context_to_json(const RunContext& context) {
       {"schema", kReportSchema},
       {"version", kVersion},
       {"git_sha", kGitSha},
+      {"backend", std::string(kGpuBackend)},  // "simulated": proves logic, never speed
       {"cuda",
        {
            {"runtime_version", format_cuda_version(context.discovery.runtime_version)},
@@ -124,7 +126,8 @@ std::string default_report_path(const std::string& hostname, const std::vector<D
       gpu = fmt::format("{}x-{}", gpus.size(), gpu);
     }
   }
-  return fmt::format("results/{}_{}_{}.json", file_safe(hostname), gpu, compact_timestamp);
+  return fmt::format("{}/{}_{}_{}.json", default_report_folder(), file_safe(hostname), gpu,
+                     compact_timestamp);
 }
 
 }  // namespace h2d

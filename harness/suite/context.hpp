@@ -33,7 +33,8 @@ nlohmann::json context_to_json(const RunContext& context);
 std::string utc_timestamp_iso();
 std::string utc_timestamp_compact();
 
-// results/<host>_<gpu-or-nogpu>_<timestamp>.json, with names made file-safe.
+// results/<host>_<gpu-or-nogpu>_<timestamp>.json (simulated-results/... with the simulated GPU),
+// with names made file-safe.
 std::string default_report_path(const std::string& hostname, const std::vector<DeviceInfo>& gpus,
                                 const std::string& compact_timestamp);
 
