@@ -4,11 +4,11 @@
 #include <new>
 #include <utility>
 
-#include "harness/suite/case_skip.hpp"
-#include "harness/cuda/cuda_error.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/stop_signal.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -80,8 +80,7 @@ std::pair<Outcome, std::string> classify_current_exception() {
 
 void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
   if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
-    end_case(Outcome::skipped, bench_case.name,
-             "the run was interrupted before this case completed", state);
+    end_case(Outcome::skipped, bench_case.name, kInterruptedBeforeCase, state);
     return;
   }
   NvtxRange range(NvtxCategory::bench_case, bench_case.name);
