@@ -1,5 +1,5 @@
 // h2dbench: measures how to move data from host memory onto GPUs. See README.md.
-// Subcommands live in benchmarks/*_command.cpp and register themselves (benchmarks/commands.hpp).
+// Subcommands live in benchmarks/*_command.cpp and register themselves (benchmarks/commands/commands.hpp).
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/commands.hpp"
+#include "benchmarks/commands/commands.hpp"
 #include "h2d/version.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace {
 

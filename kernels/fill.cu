@@ -1,4 +1,4 @@
-#include "harness/pattern.hpp"
+#include "harness/core/pattern.hpp"
 #include "kernels/fill.cuh"
 #include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"

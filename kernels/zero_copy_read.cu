@@ -1,6 +1,6 @@
 #include <cstdint>
 
-#include "harness/pattern.hpp"
+#include "harness/core/pattern.hpp"
 #include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 #include "kernels/warp_sum.cuh"

@@ -12,7 +12,7 @@
 #include <future>
 #include <thread>
 
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 #include "tests/child_process.hpp"
 #include "tests/process_runner.hpp"
 

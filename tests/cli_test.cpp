@@ -6,9 +6,9 @@
 #include <fstream>
 #include <set>
 
-#include "harness/case_name.hpp"
-#include "harness/device.hpp"
-#include "harness/report_file.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/report/report_file.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/summary.hpp"
+#include "harness/report/summary.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 // The kernels of kernels/, compiled by g++ through the sim's device language, compute what
-// harness/pattern.hpp computes on the host; the latch holds its stream until released or timed out.
+// harness/core/pattern.hpp computes on the host; the latch holds its stream until released or timed
+// out.
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -10,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/normalize_params.hpp"
-#include "harness/pattern.hpp"
+#include "harness/core/pattern.hpp"
+#include "harness/host/normalize_params.hpp"
 #include "kernels/checksum.cuh"
 #include "kernels/fill.cuh"
 #include "kernels/latch.cuh"
@@ -26,7 +27,7 @@ using h2d_sim_test::DeviceArray;
 
 constexpr std::uint64_t kSeed = 0x5eed;
 
-// The host's side of the pattern, written out from harness/pattern.hpp.
+// The host's side of the pattern, written out from harness/core/pattern.hpp.
 std::vector<unsigned char> host_pattern(std::size_t bytes, std::uint64_t seed) {
   std::vector<unsigned char> data(bytes);
   for (std::size_t i = 0; i < bytes; ++i) {
