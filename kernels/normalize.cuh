@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "harness/normalize_params.hpp"
+#include "harness/host/normalize_params.hpp"
 
 namespace h2d::kernels {
 

@@ -6,7 +6,7 @@
 
 namespace h2d::kernels {
 
-// Adds the checksum (harness/pattern.hpp) of each of `segments` consecutive segments of
+// Adds the checksum (harness/core/pattern.hpp) of each of `segments` consecutive segments of
 // `segment_bytes` bytes at `data` into sums[segment], which the caller zeroes first: one launch
 // for the per-sample checksums of a whole batch, each equal to host_checksum() of that sample.
 // Asynchronous on `stream`.

@@ -23,7 +23,7 @@ import sys
 from collections import OrderedDict
 
 EXIT_USAGE = 2
-REPORT_SCHEMA = 1  # harness/report_file.hpp kReportSchema
+REPORT_SCHEMA = 1  # harness/report/report_file.hpp kReportSchema
 MAX_REPORT_CHARS = 1 << 30  # far beyond any real report (and /dev/zero never ends)
 
 
@@ -38,7 +38,7 @@ _UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40
 # GB's bookkeeping numbers are not measurements.
 _BOOKKEEPING = {"family_index", "per_family_instance_index", "repetition_index", "repetitions",
                 "iterations"}
-# family prefix -> primary metric; the same table as harness/primary_metric.cpp.
+# family prefix -> primary metric; the same table as harness/report/primary_metric.cpp.
 _PRIMARY = [("pipeline/", "samples_per_s"), ("h2d/", "GB_per_s"), ("d2h/", "GB_per_s"),
             ("host/", "GB_per_s"), ("batch/", "GB_per_s")]
 _UNIT_OF = {"GB_per_s": "GB/s (decimal)", "samples_per_s": "samples/s", "real_time": "µs"}

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "harness/family.hpp"
+#include "harness/suite/family.hpp"
 
 namespace h2d {
 namespace {

@@ -7,16 +7,16 @@
 
 #include <vector>
 
-#include "harness/batch_device.hpp"
-#include "harness/batch_staging.hpp"
-#include "harness/checksum.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/normalize.hpp"
-#include "harness/scoped_device.hpp"
-#include "harness/stream_work_timing.hpp"
-#include "harness/verification.hpp"
+#include "harness/batch/batch_device.hpp"
+#include "harness/batch/batch_staging.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/host/normalize.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/cuda/stream_work_timing.hpp"
+#include "harness/core/verification.hpp"
 #include "kernels/normalize.cuh"
 #include "tests/gpu_test_support.hpp"
 

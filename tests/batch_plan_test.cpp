@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "harness/batch.hpp"
+#include "harness/batch/batch.hpp"
 
 namespace h2d {
 namespace {

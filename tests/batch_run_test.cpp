@@ -7,10 +7,10 @@
 #include <map>
 #include <string>
 
-#include "harness/batch.hpp"
-#include "harness/device.hpp"
-#include "harness/host_threads.hpp"
-#include "harness/report_file.hpp"
+#include "harness/batch/batch.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/report/report_file.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"
 

@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "harness/batch_staging.hpp"
-#include "harness/checksum.hpp"
-#include "harness/sample_set.hpp"
-#include "harness/team_memcpy.hpp"
+#include "harness/batch/batch_staging.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/batch/sample_set.hpp"
+#include "harness/host/team_memcpy.hpp"
 
 namespace h2d {
 namespace {

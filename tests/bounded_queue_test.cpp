@@ -1,4 +1,4 @@
-#include "harness/bounded_queue.hpp"
+#include "harness/core/bounded_queue.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/byte_size.hpp"
+#include "harness/core/byte_size.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 
 #include <gtest/gtest.h>
 

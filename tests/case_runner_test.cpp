@@ -1,13 +1,13 @@
 // run_case inside Google Benchmark: how a case that ends early is counted.
 
-#include "harness/case_runner.hpp"
+#include "harness/suite/case_runner.hpp"
 
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
-#include "harness/case_skip.hpp"
+#include "harness/suite/case_skip.hpp"
 
 namespace h2d {
 namespace {

@@ -1,11 +1,11 @@
-#include "harness/checksum.hpp"
+#include "harness/core/checksum.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "harness/pattern.hpp"
+#include "harness/core/pattern.hpp"
 
 namespace h2d {
 namespace {

@@ -1,14 +1,14 @@
 // The option reading every subcommand shares, and the checks of Google Benchmark's flags.
 
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/benchmark_flags.hpp"
-#include "harness/context.hpp"
-#include "harness/filter_regex.hpp"
-#include "harness/number_text.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/cli/benchmark_flags.hpp"
+#include "harness/suite/context.hpp"
+#include "harness/core/filter_regex.hpp"
+#include "harness/core/number_text.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

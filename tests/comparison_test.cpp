@@ -1,4 +1,4 @@
-#include "harness/comparison.hpp"
+#include "harness/report/comparison.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,10 +6,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "harness/comparison_format.hpp"
-#include "harness/machine_info.hpp"
-#include "harness/text_table.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/report/comparison_format.hpp"
+#include "harness/report/machine_info.hpp"
+#include "harness/core/text_table.hpp"
+#include "harness/core/usage_error.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {

@@ -1,4 +1,4 @@
-#include "harness/duration.hpp"
+#include "harness/core/duration.hpp"
 
 #include <gtest/gtest.h>
 

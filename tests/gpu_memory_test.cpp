@@ -6,16 +6,16 @@
 #include <cstring>
 #include <thread>
 
-#include "harness/checksum.hpp"
-#include "harness/copy_timing.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/device_pattern.hpp"
-#include "harness/event.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/latch.hpp"
-#include "harness/report_file.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/device_pattern.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/report/report_file.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"
 

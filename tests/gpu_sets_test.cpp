@@ -1,4 +1,4 @@
-#include "harness/gpu_sets.hpp"
+#include "harness/topology/gpu_sets.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/device.hpp"
+#include "harness/cuda/device.hpp"
 
 // First line of every GPU test: skips, with the driver's reason, where no GPU is usable.
 #define H2D_REQUIRE_GPU()                                                                \

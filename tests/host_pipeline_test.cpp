@@ -18,14 +18,14 @@
 #include <thread>
 #include <vector>
 
-#include "harness/checksum.hpp"
-#include "harness/host_step_engine.hpp"
-#include "harness/host_stream.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/pipeline_case.hpp"
-#include "harness/pipeline_verdict.hpp"
-#include "harness/stop_signal.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/core/stop_signal.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/host/host_stream.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_verdict.hpp"
 #include "tests/pipeline_test_support.hpp"
 
 namespace h2d {
@@ -110,7 +110,7 @@ class LateCopyEngine final : public StepEngine {
   }
   ~LateCopyEngine() override { closing_.cancel(); }
 
-  HostKind pinned_kind() const override { return HostKind::pageable; }
+  HostBlock make_pinned_slot(std::size_t bytes) override { return HostBlock::pageable(bytes); }
   void attach(const std::vector<const std::byte*>& slots) override {
     slots_ = slots;
     slot_copied_ = std::vector<HostEvent>(slots.size());
@@ -263,7 +263,7 @@ TEST(HostPipelineWatchdog, NamesTheStuckStageWithinTheTimeout) {
 class NeverFinishingEngine final : public StepEngine {
  public:
   explicit NeverFinishingEngine(const PipelineConfig& config) : inner_(config) {}
-  HostKind pinned_kind() const override { return inner_.pinned_kind(); }
+  HostBlock make_pinned_slot(std::size_t bytes) override { return inner_.make_pinned_slot(bytes); }
   void attach(const std::vector<const std::byte*>& slots) override { inner_.attach(slots); }
   bool wait_slot_free(std::size_t slot, const Cancellation& cancel) override {
     return inner_.wait_slot_free(slot, cancel);

@@ -1,4 +1,4 @@
-#include "harness/host_stream.hpp"
+#include "harness/host/host_stream.hpp"
 
 #include <gtest/gtest.h>
 

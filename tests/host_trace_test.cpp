@@ -1,6 +1,6 @@
 // The in-process timeline of NvtxRange (run --trace without Nsight Systems), and its Chrome trace.
 
-#include "harness/host_trace.hpp"
+#include "harness/trace/host_trace.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "harness/chrome_trace.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/trace/chrome_trace.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace {
 

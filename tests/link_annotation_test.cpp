@@ -1,4 +1,4 @@
-#include "harness/link_annotation.hpp"
+#include "harness/topology/link_annotation.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/link_model.hpp"
+#include "harness/topology/link_model.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/mann_whitney.hpp"
+#include "harness/core/mann_whitney.hpp"
 
 #include <gtest/gtest.h>
 

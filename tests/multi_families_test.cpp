@@ -5,11 +5,12 @@
 
 #include <algorithm>
 
-#include "benchmarks/suite.hpp"
-#include "harness/case_runner.hpp"
-#include "harness/case_skip.hpp"
-#include "harness/family.hpp"
-#include "harness/topology.hpp"
+#include "benchmarks/commands/suite.hpp"
+#include "harness/suite/case_runner.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/suite/run_topology.hpp"
+#include "harness/topology/topology.hpp"
 
 namespace h2d {
 namespace {

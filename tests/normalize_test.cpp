@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "harness/checksum.hpp"
-#include "harness/normalize.hpp"
-#include "harness/sample_series.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/host/normalize.hpp"
+#include "harness/core/sample_series.hpp"
 
 namespace h2d {
 namespace {

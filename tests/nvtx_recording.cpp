@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "harness/nvtx.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d_test {
 namespace {
@@ -65,7 +65,7 @@ void check_range(const ClosedRange& range, const std::vector<ClosedRange>& cases
                  const nlohmann::json& push, Problems& problems) {
   const std::uint32_t category = range.open.category;
   if (!known_category(category)) {
-    problems.add(fmt::format("range '{}' has category {}, not one of harness/nvtx.hpp",
+    problems.add(fmt::format("range '{}' has category {}, not one of harness/trace/nvtx.hpp",
                              range.open.name, category));
     return;
   }

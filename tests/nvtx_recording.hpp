@@ -9,7 +9,7 @@ namespace h2d_test {
 
 // Checks an NVTX recording made by tests/nvtx_recorder (loaded into an h2dbench run through
 // NVTX_INJECTION64_PATH) against that run's report, as a Nsight Systems user would read it:
-//  - the `h2dbench` domain exists and names every category as harness/nvtx.hpp does;
+//  - the `h2dbench` domain exists and names every category as harness/trace/nvtx.hpp does;
 //  - pushes and pops balance on every thread, in every domain;
 //  - every case of the report has a range named exactly as its run_name, and every case range is
 //    a case of the report; case ranges are outermost on their thread;

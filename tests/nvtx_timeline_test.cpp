@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/suite.hpp"
-#include "harness/family.hpp"
-#include "harness/nvtx.hpp"
+#include "benchmarks/commands/suite.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "tests/h2dbench_process.hpp"
 #include "tests/nvtx_recording.hpp"
 #include "tests/process_runner.hpp"

@@ -1,4 +1,4 @@
-#include "harness/pcie_reading.hpp"
+#include "harness/topology/pcie_reading.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -4,13 +4,13 @@
 #include <set>
 #include <stdexcept>
 
-#include "harness/byte_size.hpp"
-#include "harness/case_name.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/pinned_cache.hpp"
-#include "harness/pow2_rounding.hpp"
-#include "harness/scoped_device.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/strategy/pinned_cache.hpp"
+#include "harness/core/pow2_rounding.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "tests/strategy_test_support.hpp"
 
 namespace h2d {

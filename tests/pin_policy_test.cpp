@@ -4,10 +4,10 @@
 
 #include <set>
 
-#include "harness/host_copy.hpp"
-#include "harness/pin_policy.hpp"
-#include "harness/pinned_budget.hpp"
-#include "harness/pinned_fit.hpp"
+#include "harness/host/host_copy.hpp"
+#include "harness/batch/pin_policy.hpp"
+#include "harness/core/pinned_budget.hpp"
+#include "harness/core/pinned_fit.hpp"
 
 namespace h2d {
 namespace {

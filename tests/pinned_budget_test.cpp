@@ -1,9 +1,9 @@
-#include "harness/pinned_budget.hpp"
+#include "harness/core/pinned_budget.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/host_memory.hpp"
-#include "harness/system_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/core/system_memory.hpp"
 
 namespace h2d {
 namespace {

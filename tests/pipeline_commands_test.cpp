@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "harness/device.hpp"
-#include "harness/stopwatch.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/core/stopwatch.hpp"
 #include "tests/child_process.hpp"
 
 namespace h2d {

@@ -1,11 +1,11 @@
-#include "harness/pipeline_sweep.hpp"
+#include "harness/pipeline/pipeline_sweep.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "harness/case_name.hpp"
+#include "harness/core/case_name.hpp"
 
 namespace h2d {
 namespace {

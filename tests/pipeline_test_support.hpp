@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <string>
 
-#include "harness/pipeline.hpp"
-#include "harness/pipeline_config.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
 
 namespace h2d::testing {
 

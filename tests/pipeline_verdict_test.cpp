@@ -1,4 +1,4 @@
-#include "harness/pipeline_verdict.hpp"
+#include "harness/pipeline/pipeline_verdict.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/primary_metric.hpp"
+#include "harness/report/primary_metric.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report_file.hpp"
+#include "harness/report/report_file.hpp"
 
 namespace h2d::testing {
 

@@ -1,8 +1,8 @@
-#include "harness/report_cases.hpp"
+#include "harness/report/report_cases.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/benchmark_json.hpp"
+#include "harness/report/benchmark_json.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {

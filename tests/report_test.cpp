@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/context.hpp"
-#include "harness/report_file.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/suite/context.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/core/usage_error.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d {

@@ -1,8 +1,8 @@
-#include "harness/run_options.hpp"
+#include "harness/cli/run_options.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/usage_error.hpp"
+#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

@@ -1,8 +1,8 @@
-#include "harness/size_grid.hpp"
+#include "harness/core/size_grid.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/host_threads.hpp"
+#include "harness/core/host_threads.hpp"
 
 namespace h2d {
 namespace {

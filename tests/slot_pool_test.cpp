@@ -1,4 +1,4 @@
-#include "harness/slot_pool.hpp"
+#include "harness/pipeline/slot_pool.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/stage_board.hpp"
+#include "harness/pipeline/stage_board.hpp"
 
 #include <gtest/gtest.h>
 

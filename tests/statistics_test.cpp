@@ -1,4 +1,4 @@
-#include "harness/statistics.hpp"
+#include "harness/core/statistics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/device.hpp"
-#include "harness/family.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/suite/family.hpp"
 #include "tests/process_runner.hpp"
 
 #include "tests/gpu_test_support.hpp"

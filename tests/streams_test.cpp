@@ -5,17 +5,17 @@
 #include <stdexcept>
 #include <thread>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
-#include "harness/chunk_plan.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/device_pattern.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/latched_streams.hpp"
-#include "harness/overlap.hpp"
-#include "harness/scoped_device.hpp"
-#include "harness/strategy_grids.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/host/chunk_plan.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/device_pattern.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/latched_streams.hpp"
+#include "harness/core/overlap.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"
 

@@ -1,4 +1,4 @@
-#include "harness/thread_team.hpp"
+#include "harness/host/thread_team.hpp"
 
 #include <gtest/gtest.h>
 

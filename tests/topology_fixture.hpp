@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/device.hpp"
-#include "harness/topology.hpp"
+#include "harness/core/device_info.hpp"
+#include "harness/topology/topology.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d::testing {

@@ -1,4 +1,4 @@
-#include "harness/topology.hpp"
+#include "harness/topology/topology.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <regex>
 #include <sstream>
 
-#include "harness/topology_report.hpp"
-#include "harness/usage_error.hpp"
+#include "harness/topology/topology_report.hpp"
+#include "harness/core/usage_error.hpp"
 #include "tests/topology_fixture.hpp"
 
 namespace h2d {

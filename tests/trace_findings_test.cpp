@@ -1,6 +1,6 @@
 // The claim checks of `run --trace`, on synthetic host ranges and CUPTI-like records.
 
-#include "harness/trace_findings.hpp"
+#include "harness/trace/trace_findings.hpp"
 
 #include <gtest/gtest.h>
 

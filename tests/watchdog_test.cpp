@@ -1,4 +1,4 @@
-#include "harness/watchdog.hpp"
+#include "harness/pipeline/watchdog.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "harness/stopwatch.hpp"
+#include "harness/core/stopwatch.hpp"
 
 namespace h2d {
 namespace {

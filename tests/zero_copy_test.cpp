@@ -2,15 +2,15 @@
 
 #include <set>
 
-#include "harness/case_name.hpp"
-#include "harness/checksum.hpp"
-#include "harness/cuda_error.hpp"
-#include "harness/device_buffer.hpp"
-#include "harness/device_pattern.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/scoped_device.hpp"
-#include "harness/strategy_grids.hpp"
-#include "harness/stream.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/device_pattern.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/strategy_grids.hpp"
+#include "harness/cuda/stream.hpp"
 #include "kernels/zero_copy_read.cuh"
 #include "tests/strategy_test_support.hpp"
 

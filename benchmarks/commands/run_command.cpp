@@ -1,0 +1,177 @@
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "benchmarks/commands/commands.hpp"
+#include "benchmarks/commands/suite.hpp"
+#include "harness/cli/output_lock.hpp"
+#include "harness/cli/run_options.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/pinned_budget.hpp"
+#include "harness/core/stop_signal.hpp"
+#include "harness/core/usage_error.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/cuda/gpu_backend.hpp"
+#include "harness/pipeline/watchdog.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/report/summary.hpp"
+#include "harness/suite/context.hpp"
+#include "harness/suite/run_topology.hpp"
+#include "harness/suite/run_trace.hpp"
+#include "harness/topology/link_annotation.hpp"
+#include "harness/topology/topology.hpp"
+#include "harness/trace/nvtx.hpp"
+
+namespace h2d {
+
+namespace {
+
+void announce_devices(const RunPlan& plan) {
+  if (gpu_backend_is_simulated()) {
+    fmt::print(
+        "h2dbench: SIMULATED GPU (sim/, for tests): these numbers prove logic, never speed; the "
+        "report says \"backend\": \"simulated\" and does not belong in results/\n");
+  }
+  if (plan.devices.empty()) {
+    fmt::print("h2dbench: no usable GPU: {}. Running the host-side families only.\n",
+               plan.no_gpu_reason);
+    return;
+  }
+  for (const DeviceInfo& gpu : plan.devices) {
+    fmt::print("h2dbench: GPU {}: {} (bus {}, sm_{}{}, {} copy engines)\n", gpu.ordinal, gpu.name,
+               gpu.pci_bus_id, gpu.cc_major, gpu.cc_minor, gpu.copy_engines);
+  }
+}
+
+// Writes the trace and puts what it found into the report: report["h2dbench"]["trace"] says what
+// was recorded, ["trace_findings"] lists the cases whose claims the driver contradicted.
+void record_trace(RunTrace& trace, const std::string& path, const DeviceDiscovery& discovery,
+                  nlohmann::json& report) {
+  std::map<std::uint32_t, std::string> device_names;
+  for (const DeviceInfo& gpu : discovery.devices) {
+    device_names[static_cast<std::uint32_t>(gpu.ordinal)] = gpu.name;
+  }
+  const RunTrace::Outcome outcome = trace.finish(path, report, device_names);
+  report["h2dbench"]["trace"] = outcome.summary;
+  report["h2dbench"]["trace_findings"] = findings_to_json(outcome.findings);
+  for (const TraceFinding& finding : outcome.findings) {
+    fmt::print("trace finding: {} {}\n", finding.name, finding.message);
+  }
+  fmt::print("trace: {} (open it in https://ui.perfetto.dev or chrome://tracing)\n", path);
+}
+
+int run_command(const std::vector<std::string>& args, const std::string& program) {
+  RunContext context;
+  context.options = parse_run_options(args, /*listing=*/false);
+  context.argv.push_back(program);
+  context.argv.insert(context.argv.end(), args.begin(), args.end());
+  context.discovery = discover_devices();
+  context.host = describe_host();
+  context.started_utc = utc_timestamp_iso();
+  const RunPlan plan = make_plan(context.options, context.discovery);
+  for (const DeviceInfo& gpu : plan.devices) {
+    context.selected_devices.push_back(gpu.ordinal);
+  }
+  if (context.options.pinned_limit) {
+    set_pinned_limit(*context.options.pinned_limit);
+  }
+  context.pinned_limit_bytes = pinned_budget().limit();
+  if (context.options.watchdog_s) {
+    set_watchdog_timeout(Watchdog::Seconds(*context.options.watchdog_s));
+  }
+
+  run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
+
+  const SuiteSelection selection =
+      select_cases(plan, context.options.filter, context.options.benchmark_filter);
+  context.skipped_families = selection.skipped_families;
+  if (selection.cases.empty()) {
+    std::string filters = fmt::format("--filter '{}'", context.options.filter);
+    if (!context.options.benchmark_filter.empty()) {
+      filters = context.options.filter.empty()
+                    ? fmt::format("--benchmark_filter '{}'", context.options.benchmark_filter)
+                    : fmt::format("{} and --benchmark_filter '{}'", filters,
+                                  context.options.benchmark_filter);
+    }
+    std::string why;
+    for (const std::string& line : group_skipped_families(selection.skipped_families)) {
+      why += "; not run here: " + line;
+    }
+    throw UsageError(fmt::format("no case matches {} (h2dbench list shows them){}", filters, why));
+  }
+
+  // Checked after the selection, so a filter that matches nothing leaves no folder behind.
+  const std::string out = context.options.out.value_or(
+      default_report_path(context.host.hostname, plan.devices, utc_timestamp_compact()));
+  check_writable(out);
+  const OutputLock report_lock(out, "--out");  // a second run writing the same report stops now
+  std::optional<OutputLock> trace_lock;
+  if (context.options.trace) {
+    const auto same_file = [](const std::string& a, const std::string& b) {
+      return std::filesystem::absolute(a).lexically_normal() ==
+             std::filesystem::absolute(b).lexically_normal();
+    };
+    if (same_file(*context.options.trace, out)) {
+      throw UsageError(
+          fmt::format("--trace '{}' is also the report (--out); give the trace its own file", out));
+    }
+    check_writable(*context.options.trace, "--trace");
+    trace_lock.emplace(*context.options.trace, "--trace");
+  }
+
+  announce_devices(plan);
+  nvtx_name_this_thread("h2dbench main");
+  if (context.options.profile) {
+    fmt::print("h2dbench: profile mode: {} iterations per case, no repetitions\n",
+               kProfileIterations);
+  }
+  std::optional<RunTrace> trace;
+  if (context.options.trace) {
+    const std::string why = plan.no_gpu_reason.empty() ? "no GPU selected" : plan.no_gpu_reason;
+    trace.emplace(plan.devices.empty() ? why : std::string());
+    fmt::print("h2dbench: --trace: {}\n", trace->note());
+  }
+
+  const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
+  nlohmann::json report = run_selection(selection, context.options, program);
+  context.outcomes = case_outcomes();
+  report["h2dbench"] = context_to_json(context);
+  report["h2dbench"]["run"]["profile"] = context.options.profile;
+  add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
+  if (trace) {
+    record_trace(*trace, *context.options.trace, context.discovery, report);
+  }
+  write_json_atomically(out, report);
+
+  for (const auto& skipped : context.outcomes.skipped) {
+    fmt::print("skipped {}: {}\n", skipped.name, skipped.reason);
+  }
+  for (const auto& failed : context.outcomes.failed) {
+    fmt::print(stderr, "FAILED {}: {}\n", failed.name, failed.reason);
+  }
+  fmt::print("{}", format_summary(summarize_report(report)));
+  fmt::print("report: {}{}\n", out,
+             gpu_backend_is_simulated() ? " (SIMULATED GPU: proves logic, never speed)" : "");
+  if (stop_requested()) {
+    fmt::print(stderr, "h2dbench: interrupted; the report holds the cases that completed\n");
+    return 130;
+  }
+  return context.outcomes.failed.empty() ? 0 : 1;
+}
+
+constexpr const char* kRunUsage =
+    "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
+    "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--benchmark_*...]";
+
+[[maybe_unused]] const bool registered = register_command({
+    "run",
+    kRunUsage,
+    "run the benchmark suite and write a report (the default command)",
+    run_command,
+    run_options_help(/*listing=*/false),
+});
+
+}  // namespace
+}  // namespace h2d

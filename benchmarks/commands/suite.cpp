@@ -1,0 +1,181 @@
+#include "benchmarks/commands/suite.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "harness/cli/benchmark_flags.hpp"
+#include "harness/cli/capturing_reporter.hpp"
+#include "harness/cli/run_options.hpp"
+#include "harness/core/usage_error.hpp"
+#include "harness/report/benchmark_json.hpp"
+#include "harness/suite/case_runner.hpp"
+
+namespace h2d {
+namespace {
+
+bool has_flag(const std::vector<std::string>& flags, const std::string& name) {
+  return std::any_of(flags.begin(), flags.end(),
+                     [&](const std::string& flag) { return flag.rfind(name, 0) == 0; });
+}
+
+// Google Benchmark appends "/manual_time" to the names of manually timed cases, and
+// "/iterations:N" or "/min_time:T" to those with per-benchmark settings; the report keeps the
+// names exactly as the families built them, so reports and NVTX ranges agree.
+void strip_timing_suffixes(nlohmann::json& report) {
+  static const std::regex suffix(
+      "/(manual_time|real_time|process_time|iterations:[0-9]+|repeats:[0-9]+|"
+      "min_(warmup_)?time:[0-9.e+-]+)");
+  for (auto& run : report["benchmarks"]) {
+    for (const char* key : {"name", "run_name"}) {
+      if (run.contains(key) && run[key].is_string()) {
+        run[key] = std::regex_replace(run[key].get<std::string>(), suffix, "");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// Resolves --devices against what CUDA sees. Without a GPU, asking for one is an error; not
+// asking runs the host-side families.
+RunPlan make_plan(const RunOptions& options, const DeviceDiscovery& discovery) {
+  RunPlan plan;
+  plan.preset = options.preset;
+  plan.no_gpu_reason = discovery.unavailable_reason;
+  if (!discovery.usable()) {
+    if (options.devices && *options.devices != "all") {
+      throw UsageError(fmt::format("--devices '{}': no GPU is usable here: {}", *options.devices,
+                                   discovery.unavailable_reason));
+    }
+    return plan;
+  }
+  const std::vector<int> ordinals =
+      parse_device_list(options.devices.value_or("0"), static_cast<int>(discovery.devices.size()));
+  for (int ordinal : ordinals) {
+    plan.devices.push_back(discovery.devices[static_cast<std::size_t>(ordinal)]);
+  }
+  return plan;
+}
+
+RunPlan make_preview_plan(const RunOptions& options) {
+  constexpr int kMostPreviewOrdinals = 64;  // any ordinal a user may name on a big machine
+  const std::string wanted = options.devices.value_or("0");
+  RunPlan plan;
+  plan.preset = options.preset;
+  for (int ordinal : parse_device_list(wanted, wanted == "all" ? 1 : kMostPreviewOrdinals)) {
+    DeviceInfo gpu;
+    gpu.ordinal = ordinal;
+    gpu.name = "GPU " + std::to_string(ordinal) + " (preview)";
+    gpu.can_map_host_memory = true;  // every GPU CUDA 11.8+ supports can
+    plan.devices.push_back(gpu);
+  }
+  return plan;
+}
+
+double preset_min_time_s(Preset preset) {
+  switch (preset) {
+    case Preset::quick:
+      return 0.02;
+    case Preset::standard:
+      return 0.1;
+    case Preset::full:
+      return 0.25;
+  }
+  return 0.1;
+}
+
+int preset_repetitions(Preset preset) {
+  switch (preset) {
+    case Preset::quick:
+      return 1;
+    case Preset::standard:
+      return 3;
+    case Preset::full:
+      return 5;
+  }
+  return 1;
+}
+
+SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
+                            const std::string& benchmark_filter) {
+  SuiteSelection selection;
+  const std::regex pattern(filter.empty() ? std::string(".*") : filter);
+  for (const Family& family : registered_families()) {
+    if (family.needs_gpu && plan.devices.empty()) {
+      selection.skipped_families.push_back({family.name, "no usable GPU: " + plan.no_gpu_reason});
+      continue;
+    }
+    for (BenchmarkCase& bench_case : family.cases(plan)) {
+      if (std::regex_search(bench_case.name, pattern) &&
+          benchmark_filter_matches(benchmark_filter, bench_case.name)) {
+        selection.cases.push_back(std::move(bench_case));
+      }
+    }
+  }
+  return selection;
+}
+
+nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
+                             const std::string& program) {
+  // The preset's measuring time and repetitions go in as flags, not per-benchmark settings, so
+  // case names stay as we built them (per-benchmark settings append "/min_time:..." to names).
+  std::vector<std::string> words{program};
+  if (!has_flag(options.benchmark_flags, "--benchmark_min_time")) {
+    words.push_back(fmt::format("--benchmark_min_time={}", preset_min_time_s(options.preset)));
+  }
+  if (!options.profile && !has_flag(options.benchmark_flags, "--benchmark_repetitions") &&
+      preset_repetitions(options.preset) > 1) {
+    words.push_back(fmt::format("--benchmark_repetitions={}", preset_repetitions(options.preset)));
+  }
+  for (const std::string& flag : options.benchmark_flags) {
+    if (flag.rfind("--benchmark_filter", 0) != 0) {  // select_cases applied it
+      words.push_back(flag);
+    }
+  }
+  std::vector<char*> argv;
+  for (auto& word : words) {
+    argv.push_back(word.data());
+  }
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1) {
+    throw UsageError(fmt::format("Google Benchmark did not take the flag '{}'", argv[1]));
+  }
+
+  benchmark::ClearRegisteredBenchmarks();
+  clear_case_outcomes();
+  for (const BenchmarkCase& bench_case : selection.cases) {
+    auto* registered = benchmark::RegisterBenchmark(
+        bench_case.name.c_str(),
+        [&bench_case](benchmark::State& state) { run_case(bench_case, state); });
+    registered->Unit(benchmark::kMicrosecond);
+    if (bench_case.manual_time) {
+      registered->UseManualTime();
+    }
+    if (options.profile) {
+      registered->Iterations(kProfileIterations);  // one body call: one timeline entry per case
+    } else if (bench_case.min_time_s > 0) {
+      registered->MinTime(bench_case.min_time_s);
+    }
+  }
+
+  const std::string colour = benchmark_flag(options.benchmark_flags, "color").value_or("auto");
+  CapturingReporter reporter(
+      colour == "auto" ? isatty(STDOUT_FILENO) != 0 : parse_benchmark_bool(colour),
+      parse_benchmark_bool(
+          benchmark_flag(options.benchmark_flags, "counters_tabular").value_or("true")),
+      selection.cases.size());
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  if (ran == 0 || reporter.json().empty()) {
+    throw UsageError("no case ran: Google Benchmark's flags left none of the selected cases");
+  }
+  nlohmann::json report = parse_benchmark_json(reporter.json());
+  strip_timing_suffixes(report);
+  return report;
+}
+
+}  // namespace h2d

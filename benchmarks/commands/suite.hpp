@@ -1,0 +1,49 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "harness/cli/run_options.hpp"
+#include "harness/suite/context.hpp"
+#include "harness/suite/family.hpp"
+
+namespace h2d {
+
+// Resolves --devices against what CUDA sees (default: GPU 0). Without a GPU, naming one is a
+// UsageError; not naming one gives a plan with no devices, which runs the host-side families.
+RunPlan make_plan(const RunOptions& options, const DeviceDiscovery& discovery);
+
+// What a run on a GPU machine would be given, for `list --all` where no GPU is usable: GPU 0, or
+// the ordinals --devices names ("all": one), each described only by its ordinal. Families decide
+// their cases from the ordinals alone, so the list is the one a GPU machine prints.
+RunPlan make_preview_plan(const RunOptions& options);
+
+// The cases a run would execute, and the families it leaves out with their reason.
+struct SuiteSelection {
+  std::vector<BenchmarkCase> cases;
+  std::vector<SkippedFamily> skipped_families;
+};
+
+// Asks every registered family for its cases under `plan`, keeps those whose name matches
+// `filter` (std::regex search; empty keeps all) and `benchmark_filter` (--benchmark_filter: a
+// leading '-' negates). GPU families are skipped with the plan's reason when it has no devices.
+SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
+                            const std::string& benchmark_filter = {});
+
+// Registers the selection with Google Benchmark (manual time, the preset's minimum time and
+// repetitions unless the user's --benchmark_* flags say otherwise), runs it with the console
+// table on stdout, and returns Google Benchmark's JSON document.
+nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
+                             const std::string& program);
+
+// Profile mode (--profile, --trace): every case runs this many iterations, once, so a profiler's
+// timeline shows the steady state without growing large.
+constexpr int kProfileIterations = 3;
+
+// The preset's minimum measuring time per case and repetitions.
+double preset_min_time_s(Preset preset);
+int preset_repetitions(Preset preset);
+
+}  // namespace h2d

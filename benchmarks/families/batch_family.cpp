@@ -1,0 +1,177 @@
+// h2d/batch: ML-shaped batches (images, masks, tile ids) sent to the GPU, by task, collate layout,
+// pin policy and batch size. Train sends the batch; predict sends the images and brings a
+// per-pixel output back into pinned memory. pinned_fraction is what CUDA says about the memory the
+// copies read: the user story's silent no-pin (pin=requested on a tuple) shows as 0.
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/batch/batch.hpp"
+#include "harness/batch/batch_counters.hpp"
+#include "harness/batch/batch_device.hpp"
+#include "harness/batch/batch_staging.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/host/host_copy.hpp"
+#include "harness/trace/nvtx.hpp"
+#include "harness/batch/pin_policy.hpp"
+#include "harness/core/pinned_fit.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/batch/sample_set.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/cuda/stream_work_timing.hpp"
+
+namespace h2d {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x4832444241544348ull;  // "H2DBATCH"
+
+struct BatchCase {
+  int device = 0;
+  BatchTask task = BatchTask::train;
+  BatchLayout layout = BatchLayout::single;
+  PinPolicy policy = PinPolicy::none;
+  std::size_t batch = 1;
+};
+
+bool is_pinned(const void* pointer) {
+  return actual_kind(pointer) == ActualKind::pinned;
+}
+
+void run_batch_case(const BatchCase& c, benchmark::State& state) {
+  ScopedDevice on(c.device);
+  const LayoutPlan layout = plan_layout(c.layout, SampleShape{}, sent_members(c.task), c.batch);
+  const TransferPlan transfer = plan_transfer(layout, c.policy);
+  const std::size_t output_bytes = BatchDevice::output_bytes(layout, c.task);
+  require_pinned_fits(transfer.pinned_bytes + output_bytes,
+                      fmt::format("a {} batch of {} ({}) with pin={}", to_string(c.task), c.batch,
+                                  format_bytes(layout.payload_bytes), to_string(c.policy)));
+
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
+  const SampleSet samples(layout.shape, layout.members, c.batch, kSeed);
+  BatchStaging staging(layout, transfer, HostKind::pinned);
+  const BatchDevice device(c.device, layout, transfer, c.task);
+  const Stream stream(c.device);
+  const Event start(c.device);
+  const Event h2d_done(c.device);
+  const Event model_done(c.device);
+  const Event stop(c.device);
+  StreamLatch latch(c.device);
+
+  // What CUDA says the copies read, over every slot. Latch only if all of it is page-locked.
+  double pinned = 0;
+  bool latched = output_bytes == 0 || is_pinned(device.output().data());
+  for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
+    pinned += pinned_fraction(staging.copies(slot), is_pinned) / staging.slots();
+    latched = latched && latchable(staging.copies(slot), is_pinned);
+  }
+  // One batch: host work into `slot`, then the device work; returns the host work's seconds.
+  // Every batch ends with the stream synchronized, so no copy still reads a slot when it comes
+  // round again.
+  const auto run_batch = [&](std::size_t slot, StreamLatch* with_latch) {
+    Stopwatch watch;
+    staging.prepare(samples, slot);
+    const double host_prep = watch.seconds();
+    time_stream_work([&] { device.enqueue(staging.copies(slot), stream, h2d_done, model_done); },
+                     with_latch, stream, start, stop);
+    return host_prep;
+  };
+  for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
+    run_batch(slot, nullptr);  // warm-up: first use of every slot and of the copy path
+  }
+  device.clear(stream);  // zeros: a copy that stops happening fails verification
+  setup.reset();
+
+  SampleSeries series;
+  std::size_t batches = 0;
+  for (auto _ : state) {
+    const std::size_t slot = batches++ % staging.slots();
+    Stopwatch watch;
+    const double host_prep = run_batch(slot, latched ? &latch : nullptr);
+    const double seconds = watch.seconds();
+    state.SetIterationTime(seconds);
+    const double h2d = elapsed_ms(start, h2d_done) / 1e3;
+    series.add("batch", seconds);
+    series.add("host_prep", host_prep);
+    series.add("copy", h2d);
+    series.add("GB_per_s", gb_per_s(static_cast<double>(layout.payload_bytes), h2d));
+    if (output_bytes > 0) {
+      series.add("d2h_GB_per_s",
+                 gb_per_s(static_cast<double>(output_bytes), elapsed_ms(model_done, stop) / 1e3));
+    }
+  }
+
+  device.verify_arrived(samples, stream);
+  if (output_bytes > 0) {
+    // A batch from zeroed device memory and a zeroed host output: the host reads the output only
+    // after the stream that brought it back was synchronized (in time_stream_work).
+    device.clear(stream);
+    run_batch(0, nullptr);
+    device.verify_output(samples);
+  }
+
+  write_batch_counters(state, series, c.batch);
+  state.counters["host_prep_ms"] = series.median("host_prep") * 1e3;
+  state.counters["copy_ms"] = series.median("copy") * 1e3;
+  state.counters["GB_per_s"] = series.median("GB_per_s");
+  if (output_bytes > 0) {
+    state.counters["d2h_GB_per_s"] = series.median("d2h_GB_per_s");
+    state.counters["d2h_bytes"] = static_cast<double>(output_bytes);
+  }
+  state.counters["copies_per_batch"] = static_cast<double>(transfer.copies_per_batch);
+  state.counters["pinned_fraction"] = pinned;
+  state.counters["pinned_bytes"] = static_cast<double>(transfer.pinned_bytes);
+  state.counters["payload_bytes"] = static_cast<double>(layout.payload_bytes);
+  state.counters["latched"] = latched ? 1 : 0;
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(layout.payload_bytes));
+}
+
+std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
+  std::vector<BenchmarkCase> cases;
+  const bool several_devices = plan.devices.size() > 1;
+  for (const DeviceInfo& gpu : plan.devices) {
+    for (BatchTask task : {BatchTask::train, BatchTask::predict}) {
+      for (BatchLayout layout : all_batch_layouts()) {
+        for (PinPolicy policy : all_pin_policies()) {
+          for (std::size_t batch : batch_sizes(plan.preset)) {
+            if (redundant_case(plan_layout(layout, SampleShape{}, sent_members(task), batch),
+                               policy)) {
+              continue;
+            }
+            CaseName name("h2d/batch");
+            if (several_devices) {
+              name.add("gpu", gpu.ordinal);
+            }
+            name.add("task", std::string(to_string(task)))
+                .add("layout", std::string(to_string(layout)))
+                .add("pin", std::string(to_string(policy)))
+                .add("batch", static_cast<long long>(batch));
+            const BatchCase c{gpu.ordinal, task, layout, policy, batch};
+            BenchmarkCase bench_case;
+            bench_case.name = name.str();
+            bench_case.params = {{"gpu", gpu.ordinal}, {"batch_size", static_cast<double>(batch)}};
+            bench_case.body = [c](benchmark::State& state) { run_batch_case(c, state); };
+            cases.push_back(std::move(bench_case));
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+[[maybe_unused]] const bool registered = register_family({
+    "h2d/batch",
+    "image/mask/ids batches to the GPU by task, collate layout, pin policy and batch size",
+    /*needs_gpu=*/true,
+    batch_cases,
+});
+
+}  // namespace
+}  // namespace h2d

@@ -1,0 +1,114 @@
+// host/collate: the host work of a batch before any copy, by collate layout, target and batch
+// size: collating the samples into the layout's buffers, then packing those into one block
+// (pin=packed), or collating straight into a block laid out like the packed one
+// (pin=pinned_slots). The blocks are pageable here: writing page-locked memory costs the host the
+// same (it is ordinary cached memory), so no GPU is needed.
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <vector>
+
+#include "harness/batch/batch.hpp"
+#include "harness/batch/batch_counters.hpp"
+#include "harness/batch/batch_staging.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/batch/sample_set.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
+
+namespace h2d {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x484F5354434F4C4Cull;  // "HOSTCOLL"
+
+// Where the samples end up, and the pin policy whose host work that is.
+struct CollateTarget {
+  const char* name;
+  PinPolicy policy;
+};
+constexpr CollateTarget kTargets[] = {
+    {"layout", PinPolicy::none},
+    {"packed", PinPolicy::packed},
+    {"slot", PinPolicy::pinned_slots},
+};
+
+void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t batch,
+                      benchmark::State& state) {
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
+  const LayoutPlan layout =
+      plan_layout(layout_kind, SampleShape{}, sent_members(BatchTask::train), batch);
+  const TransferPlan transfer = plan_transfer(layout, policy);
+  const SampleSet samples(layout.shape, layout.members, batch, kSeed);
+  BatchStaging staging(layout, transfer, HostKind::pageable);
+  staging.prepare(samples, 0);  // warm-up
+  setup.reset();
+
+  SampleSeries series;
+  std::size_t batches = 0;
+  std::size_t slot = 0;
+  for (auto _ : state) {
+    slot = batches++ % staging.slots();
+    Stopwatch watch;
+    staging.prepare(samples, slot);
+    const double seconds = watch.seconds();
+    state.SetIterationTime(seconds);
+    series.add("batch", seconds);
+  }
+
+  {
+    NvtxRange verify(NvtxCategory::verify, "checksum staged members");
+    for (std::size_t sample = 0; sample < batch; ++sample) {
+      for (Member member : layout.members) {
+        verify_checksum(
+            host_checksum(staging.staged(member, sample, slot), member_bytes(layout.shape, member)),
+            samples.checksum(member, sample),
+            fmt::format("the staged {} of sample {}", to_string(member), sample));
+      }
+    }
+  }
+  write_batch_counters(state, series, batch);
+  state.counters["GB_per_s"] =
+      gb_per_s(static_cast<double>(layout.payload_bytes), series.median("batch"));
+  state.counters["payload_bytes"] = static_cast<double>(layout.payload_bytes);
+  state.counters["host_copy_bytes"] = static_cast<double>(transfer.host_copy_bytes);
+  state.counters["copies_per_batch"] = static_cast<double>(transfer.copies_per_batch);
+}
+
+std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
+  std::vector<BenchmarkCase> cases;
+  for (BatchLayout layout : all_batch_layouts()) {
+    for (const CollateTarget& target : kTargets) {
+      for (std::size_t batch : batch_sizes(plan.preset)) {
+        BenchmarkCase c;
+        c.name = CaseName("host/collate")
+                     .add("layout", std::string(to_string(layout)))
+                     .add("into", target.name)
+                     .add("batch", static_cast<long long>(batch))
+                     .str();
+        c.params = {{"batch_size", static_cast<double>(batch)}};
+        const PinPolicy policy = target.policy;
+        c.body = [layout, policy, batch](benchmark::State& state) {
+          run_collate_case(layout, policy, batch, state);
+        };
+        cases.push_back(std::move(c));
+      }
+    }
+  }
+  return cases;
+}
+
+[[maybe_unused]] const bool registered = register_family({
+    "host/collate",
+    "collating image/mask/ids samples into a batch, packing it into one block (no GPU needed)",
+    /*needs_gpu=*/false,
+    collate_cases,
+});
+
+}  // namespace
+}  // namespace h2d

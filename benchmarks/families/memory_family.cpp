@@ -1,0 +1,112 @@
+// h2d/memory: one buffer copied between host and device, by host memory kind, direction, API mode
+// and size. The baseline every other family is compared with.
+
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/cuda/copy_samples.hpp"
+#include "harness/cuda/copy_timing.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/trace/nvtx.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/core/size_grid.hpp"
+#include "harness/cuda/verified_copy.hpp"
+
+namespace h2d {
+namespace {
+
+enum class ApiMode { sync, async };
+
+struct MemoryCase {
+  int device = 0;
+  Direction direction = Direction::h2d;
+  HostKind kind = HostKind::pinned;
+  ApiMode mode = ApiMode::async;
+  std::size_t bytes = 0;
+};
+
+constexpr std::uint64_t kSeed = 0x4832444D454D4F52ull;  // "H2DMEMOR"
+
+void run_memory_case(const MemoryCase& c, benchmark::State& state) {
+  ScopedDevice on(c.device);
+  const int copies = copies_per_measurement(c.bytes);
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
+  HostBuffer host(c.kind, c.bytes);
+  DeviceBuffer device(c.device, c.bytes);
+  Stream stream(c.device);
+  Event start(c.device);
+  Event stop(c.device);
+  StreamLatch latch(c.device);
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kSeed, stream);
+  const CopyJob& job = copy.job();
+  setup.reset();
+
+  const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind);
+  CopySamples samples(c.bytes, copies);
+  for (auto _ : state) {
+    const CopyTiming timing = c.mode == ApiMode::sync ? time_sync(job)
+                              : latched ? time_latched_async(job, latch, stream, start, stop)
+                                        : time_unlatched_async(job, stream);
+    state.SetIterationTime(timing.seconds);
+    samples.add(timing);
+  }
+
+  copy.verify();
+  samples.write_counters(state);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
+                          static_cast<std::int64_t>(c.bytes));
+  // What CUDA says the host memory is: a kind that claims to be pinned and is not shows here.
+  state.counters["host_pinned"] = actual_kind(host.data()) == ActualKind::pinned ? 1 : 0;
+  state.counters["latched"] = latched ? 1 : 0;
+}
+
+std::vector<HostKind> memory_kinds() {
+  return {HostKind::pageable, HostKind::pinned, HostKind::write_combined, HostKind::registered};
+}
+
+std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
+  std::vector<BenchmarkCase> cases;
+  const bool several_devices = plan.devices.size() > 1;
+  for (const DeviceInfo& gpu : plan.devices) {
+    for (Direction direction : {Direction::h2d, Direction::d2h}) {
+      for (HostKind kind : memory_kinds()) {
+        for (ApiMode mode : {ApiMode::sync, ApiMode::async}) {
+          for (std::size_t bytes : transfer_sizes(plan.preset)) {
+            MemoryCase c{gpu.ordinal, direction, kind, mode, bytes};
+            CaseName name("h2d/memory");
+            if (several_devices) {
+              name.add("gpu", gpu.ordinal);
+            }
+            name.add("dir", std::string(to_string(direction)))
+                .add("kind", std::string(to_string(kind)))
+                .add("mode", mode == ApiMode::sync ? "sync" : "async")
+                .add_bytes("bytes", bytes);
+            BenchmarkCase bench_case;
+            bench_case.name = name.str();
+            bench_case.params = {{"gpu", gpu.ordinal}};
+            bench_case.body = [c](benchmark::State& state) { run_memory_case(c, state); };
+            cases.push_back(std::move(bench_case));
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+[[maybe_unused]] const bool registered = register_family({
+    "h2d/memory",
+    "one buffer host<->device by host memory kind, direction, sync/async and size",
+    /*needs_gpu=*/true,
+    memory_cases,
+});
+
+}  // namespace
+}  // namespace h2d

@@ -1,0 +1,306 @@
+// multi/scatter: one batch split over N GPUs, two ways. route=direct: each GPU copies its slice
+// straight from the host, all at once. route=via_gpu0: the whole batch goes to GPU 0 first, then
+// GPU 0 hands each GPU k its slice (what data-parallel training does when the batch is moved to
+// the first device and scattered from there): everything funnels through GPU 0's link.
+// GB_per_s is batch bytes delivered per second, over one host-clock window.
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/core/large_transfer_sizes.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/verification.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/device_pattern.hpp"
+#include "harness/cuda/event.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/cuda/local_pinned_buffer.hpp"
+#include "harness/cuda/peer_access.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/cuda/stream.hpp"
+#include "harness/host/thread_team.hpp"
+#include "harness/strategy/concurrent_copies.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/suite/run_topology.hpp"
+#include "harness/topology/gpu_sets.hpp"
+#include "harness/topology/topology.hpp"
+#include "harness/trace/nvtx.hpp"
+
+namespace h2d {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x5343415454455231ull;  // "SCATTER1"
+
+enum class Route { direct, via_gpu0 };
+
+struct ScatterCase {
+  std::vector<int> devices;  // devices[0] is "GPU 0" of the via route
+  std::size_t batch = 0;
+  Route route = Route::direct;
+};
+
+// The batch as a data loader leaves it: one pinned buffer, on the first GPU's NUMA node.
+struct Batch {
+  Batch(const ScatterCase& c, const Topology& topology)
+      : host(c.batch, topology.numa_node_of(c.devices.front())) {
+    fill_pattern(host.data(), c.batch, kSeed);
+    for (std::size_t i = 0; i < c.devices.size(); ++i) {
+      slices.push_back(split_range(c.batch, c.devices.size(), i));
+    }
+  }
+  std::size_t offset(std::size_t i) const { return slices[i].first; }
+  std::size_t length(std::size_t i) const { return slices[i].second - slices[i].first; }
+
+  LocalPinnedBuffer host;
+  std::vector<std::pair<std::size_t, std::size_t>> slices;
+};
+
+// Checks that GPU `device` holds slice `i` of the batch at `data`.
+void verify_slice(const Batch& batch, std::size_t i, int device, const void* data) {
+  Stream stream(device);
+  verify_checksum(device_checksum(data, batch.length(i), stream),
+                  host_checksum(batch.host.data() + batch.offset(i), batch.length(i)),
+                  fmt::format("slice {} of the batch on GPU {}", i, device));
+}
+
+void write_counters(benchmark::State& state, const std::vector<double>& rates,
+                    const std::vector<double>& windows, const ScatterCase& c, int copies,
+                    bool numa_local) {
+  if (rates.empty()) {
+    return;
+  }
+  const SampleStats rate = summarize(rates);
+  state.counters["GB_per_s"] = rate.median;
+  state.counters["cv_pct"] = rate.cv * 100;
+  state.counters["window_us"] = summarize(windows).median * 1e6;
+  state.counters["batch_bytes"] = static_cast<double>(c.batch);
+  state.counters["copies_per_measurement"] = copies;
+  state.counters["numa_local"] = numa_local ? 1 : 0;
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
+                          static_cast<std::int64_t>(c.batch));
+}
+
+void run_direct(const ScatterCase& c, benchmark::State& state) {
+  const int copies = copies_per_concurrent_window(c.batch);
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
+  const Batch batch(c, run_topology());
+  std::vector<DeviceBuffer> slices;
+  std::vector<ConcurrentLane> lanes;
+  for (std::size_t i = 0; i < c.devices.size(); ++i) {
+    slices.emplace_back(c.devices[i], batch.length(i));
+    CopyJob job;
+    job.destination = slices[i].data();
+    job.source = batch.host.data() + batch.offset(i);
+    job.bytes = batch.length(i);
+    job.copies = copies;
+    lanes.push_back({c.devices[i], job});
+  }
+  ConcurrentCopies rig(lanes);
+  rig.measure();  // warm-up: first copies pay for mappings the window should not see
+  for (std::size_t i = 0; i < c.devices.size(); ++i) {
+    // Zeros again: a copy that never happens fails the check.
+    device_zero(slices[i].data(), batch.length(i), Stream(c.devices[i]));
+  }
+  setup.reset();
+
+  std::vector<double> rates;
+  std::vector<double> windows;
+  for (auto _ : state) {
+    const ConcurrentTiming timing = rig.measure();
+    state.SetIterationTime(timing.window_seconds);
+    windows.push_back(timing.window_seconds);
+    rates.push_back(gb_per_s(static_cast<double>(c.batch) * copies, timing.window_seconds));
+  }
+  {
+    NvtxRange verify(NvtxCategory::verify, "checksum");
+    for (std::size_t i = 0; i < c.devices.size(); ++i) {
+      verify_slice(batch, i, c.devices[i], slices[i].data());
+    }
+  }
+  write_counters(state, rates, windows, c, copies, batch.host.numa_placed());
+}
+
+// The via-GPU-0 route, queued behind one latch on GPU 0: per batch, GPU 0 waits until every peer
+// has taken its previous slice, receives the whole batch, and each peer then copies its slice
+// from GPU 0 (peer to peer where the hardware allows, else staged by the driver through the host).
+class ViaFirstGpu {
+ public:
+  ViaFirstGpu(const ScatterCase& c, const Batch& batch, int copies)
+      : c_(c),
+        batch_(batch),
+        copies_(copies),
+        whole_(c.devices[0], c.batch),
+        latch_(c.devices[0]),
+        received_(c.devices[0]) {
+    ScopedDevice on(c.devices[0]);
+    if (actual_kind(batch.host.data()) != ActualKind::pinned) {
+      throw std::logic_error("the batch is not pinned; its copy cannot wait behind a latch");
+    }
+    for (std::size_t k = 0; k < c.devices.size(); ++k) {
+      streams_.emplace_back(c.devices[k]);
+    }
+    for (std::size_t k = 1; k < c.devices.size(); ++k) {
+      slices_.emplace_back(c.devices[k], batch.length(k));
+      taken_.emplace_back(c.devices[k]);
+      access_.push_back(std::make_unique<PeerAccess>(c.devices[k], c.devices[0]));
+      access_.push_back(std::make_unique<PeerAccess>(c.devices[0], c.devices[k]));
+    }
+  }
+
+  bool peer_to_peer() const {
+    for (const auto& access : access_) {
+      if (!access->enabled()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void zero() {
+    device_zero(whole_.data(), c_.batch, streams_[0]);
+    for (std::size_t k = 1; k < c_.devices.size(); ++k) {
+      device_zero(slices_[k - 1].data(), batch_.length(k), streams_[k]);
+    }
+  }
+
+  // One window: seconds from the latch's release until every GPU has its slice, `copies` times.
+  double measure() {
+    using Clock = std::chrono::steady_clock;
+    const int first = c_.devices[0];
+    Clock::time_point released;
+    {
+      ScopedDevice on(first);
+      LatchHold hold = latch_.block(streams_[0]);
+      for (int j = 0; j < copies_; ++j) {
+        if (j > 0) {
+          for (const Event& taken : taken_) {
+            H2D_CUDA_CHECK(cudaStreamWaitEvent(streams_[0].get(), taken.get(), 0));
+          }
+        }
+        H2D_CUDA_CHECK(cudaMemcpyAsync(whole_.data(), batch_.host.data(), c_.batch,
+                                       cudaMemcpyHostToDevice, streams_[0].get()));
+        received_.record(streams_[0].get());
+        for (std::size_t k = 1; k < c_.devices.size(); ++k) {
+          ScopedDevice peer(c_.devices[k]);
+          const Stream& stream = streams_[k];
+          H2D_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), received_.get(), 0));
+          H2D_CUDA_CHECK(cudaMemcpyPeerAsync(slices_[k - 1].data(), c_.devices[k],
+                                             whole_.data() + batch_.offset(k), first,
+                                             batch_.length(k), stream.get()));
+          taken_[k - 1].record(stream.get());
+        }
+      }
+      released = Clock::now();
+      hold.release();
+    }
+    for (const Stream& stream : streams_) {
+      stream.synchronize();
+    }
+    const Clock::time_point done = Clock::now();
+    if (latch_.timed_out()) {
+      throw std::runtime_error("GPU 0's stream latch timed out; the window is invalid");
+    }
+    return std::chrono::duration<double>(done - released).count();
+  }
+
+  void verify() const {
+    verify_slice(batch_, 0, c_.devices[0], whole_.data());
+    for (std::size_t k = 1; k < c_.devices.size(); ++k) {
+      verify_slice(batch_, k, c_.devices[k], slices_[k - 1].data());
+    }
+  }
+
+ private:
+  const ScatterCase& c_;
+  const Batch& batch_;
+  int copies_;
+  DeviceBuffer whole_;  // the batch on GPU 0; slice 0 stays there
+  std::vector<DeviceBuffer> slices_;
+  std::vector<Stream> streams_;
+  StreamLatch latch_;
+  Event received_;            // GPU 0 has the batch
+  std::vector<Event> taken_;  // GPU k has copied its slice out of GPU 0
+  std::vector<std::unique_ptr<PeerAccess>> access_;
+};
+
+void run_via_first_gpu(const ScatterCase& c, benchmark::State& state) {
+  const int copies = copies_per_concurrent_window(c.batch);
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
+  const Batch batch(c, run_topology());
+  ViaFirstGpu route(c, batch, copies);
+  route.measure();  // warm-up
+  route.zero();     // a copy that never happens in the timed windows fails the check
+  setup.reset();
+
+  std::vector<double> rates;
+  std::vector<double> windows;
+  for (auto _ : state) {
+    NvtxRange range(NvtxCategory::copy, "scatter via GPU 0", c.batch * copies);
+    const double seconds = route.measure();
+    state.SetIterationTime(seconds);
+    windows.push_back(seconds);
+    rates.push_back(gb_per_s(static_cast<double>(c.batch) * copies, seconds));
+  }
+  {
+    NvtxRange verify(NvtxCategory::verify, "checksum");
+    route.verify();
+  }
+  write_counters(state, rates, windows, c, copies, batch.host.numa_placed());
+  state.counters["p2p"] = route.peer_to_peer() ? 1 : 0;
+}
+
+std::vector<BenchmarkCase> scatter_cases(const RunPlan& plan) {
+  std::vector<int> selected;
+  for (const DeviceInfo& gpu : plan.devices) {
+    selected.push_back(gpu.ordinal);
+  }
+  if (selected.size() < 2) {
+    return {skipped_case(
+        "multi/scatter/gpus=several",
+        fmt::format("a batch is scattered over 2 or more GPUs; {} selected of {} CUDA sees "
+                    "(--devices all selects every one)",
+                    selected.size(), discover_devices().devices.size()))};
+  }
+  std::vector<BenchmarkCase> cases;
+  for (Route route : {Route::direct, Route::via_gpu0}) {
+    for (std::size_t batch : large_transfer_sizes(plan.preset)) {
+      const ScatterCase c{selected, batch, route};
+      BenchmarkCase bench_case;
+      bench_case.name = CaseName("multi/scatter")
+                            .add("gpus", ordinal_list(selected))
+                            .add("route", route == Route::direct ? "direct" : "via_gpu0")
+                            .add_bytes("batch", batch)
+                            .str();
+      bench_case.params = {{"k", static_cast<double>(selected.size())}};
+      bench_case.body = [c](benchmark::State& state) {
+        c.route == Route::direct ? run_direct(c, state) : run_via_first_gpu(c, state);
+      };
+      cases.push_back(std::move(bench_case));
+    }
+  }
+  return cases;
+}
+
+[[maybe_unused]] const bool registered = register_family({
+    "multi/scatter",
+    "a batch split over N GPUs: host to each GPU directly vs whole to GPU 0, then GPU 0 to each",
+    /*needs_gpu=*/true,
+    scatter_cases,
+});
+
+}  // namespace
+}  // namespace h2d

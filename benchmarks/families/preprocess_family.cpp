@@ -1,0 +1,214 @@
+// h2d/preprocess: where to normalize a batch of decoded images. cpu: normalize uint8 H×W×C into
+// float32 C×H×W on the host, then send the floats; gpu: send the uint8 pixels (a quarter of the
+// bytes) and normalize on the device. Each batch is timed whole, host work included; the result
+// on the device is checked against the double-precision reference.
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/batch/batch.hpp"
+#include "harness/batch/batch_counters.hpp"
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/device_buffer.hpp"
+#include "harness/cuda/device_pattern.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/host/normalize.hpp"
+#include "harness/trace/nvtx.hpp"
+#include "harness/core/pinned_fit.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/cuda/stream_work_timing.hpp"
+#include "harness/host/team_memcpy.hpp"
+#include "harness/host/thread_team.hpp"
+#include "harness/core/verification.hpp"
+#include "kernels/normalize.cuh"
+
+namespace h2d {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x4832445052455052ull;  // "H2DPREPR"
+
+enum class Where { cpu, gpu };
+
+struct PreprocessCase {
+  int device = 0;
+  Where where = Where::cpu;
+  HostKind kind = HostKind::pinned;
+  std::size_t batch = 1;
+  std::size_t threads = 1;
+};
+
+void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
+  ScopedDevice on(c.device);
+  const SampleShape shape;
+  const ChannelStats stats = imagenet_stats();
+  const NormalizeParams params = make_normalize_params(stats);
+  const std::size_t pixel_bytes = c.batch * shape.values();  // uint8 H×W×C
+  const std::size_t float_bytes = pixel_bytes * sizeof(float);
+  const std::size_t bus_bytes = c.where == Where::cpu ? float_bytes : pixel_bytes;
+  if (is_page_locked(c.kind)) {
+    require_pinned_fits(bus_bytes,
+                        fmt::format("a preprocess staging buffer of {}", format_bytes(bus_bytes)));
+  }
+
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
+  HostBuffer decoded(HostKind::pageable, pixel_bytes);  // the decoded images a loader holds
+  fill_pattern(decoded.data(), pixel_bytes, kSeed);     // every byte value, spread
+  HostBuffer staging(c.kind, bus_bytes);
+  std::memset(staging.data(), 0, bus_bytes);
+  DeviceBuffer device_pixels;
+  if (c.where == Where::gpu) {
+    device_pixels = DeviceBuffer(c.device, pixel_bytes);
+  }
+  const DeviceBuffer device_floats(c.device, float_bytes);
+  const Stream stream(c.device);
+  const Event start(c.device);
+  const Event h2d_done(c.device);
+  const Event stop(c.device);
+  StreamLatch latch(c.device);
+  ThreadTeam team(c.threads, "preprocess");
+  const auto* pixels = reinterpret_cast<const std::uint8_t*>(decoded.data());
+  const bool latched = actual_kind(staging.data()) == ActualKind::pinned;
+
+  // One batch: the host work (normalize, or collate the pixels), then the copy and, for gpu,
+  // the normalize kernel; returns the host work's seconds. The stream is synchronized after.
+  const auto run_batch = [&](StreamLatch* with_latch) {
+    Stopwatch watch;
+    if (c.where == Where::cpu) {
+      NvtxRange range(NvtxCategory::compute, "normalize on the CPU", float_bytes);
+      normalize_batch(team, pixels, reinterpret_cast<float*>(staging.data()), c.batch, shape,
+                      params);
+    } else {
+      NvtxRange range(NvtxCategory::collate, "collate pixels", pixel_bytes);
+      team_memcpy(team, staging.data(), decoded.data(), pixel_bytes);
+    }
+    const double host_prep = watch.seconds();
+    time_stream_work(
+        [&] {
+          std::byte* target = c.where == Where::cpu ? device_floats.data() : device_pixels.data();
+          H2D_CUDA_CHECK(cudaMemcpyAsync(target, staging.data(), bus_bytes, cudaMemcpyHostToDevice,
+                                         stream.get()));
+          h2d_done.record(stream.get());
+          if (c.where == Where::gpu) {
+            H2D_CUDA_CHECK(kernels::launch_normalize(
+                reinterpret_cast<const unsigned char*>(device_pixels.data()),
+                reinterpret_cast<float*>(device_floats.data()), c.batch, shape.height, shape.width,
+                params, stream.get()));
+          }
+        },
+        with_latch, stream, start, stop);
+    return host_prep;
+  };
+  run_batch(nullptr);  // warm-up
+  // Zeros in every stage the warm-up filled, so the check below sees only what the timed batches
+  // did: without them a gpu batch whose pixel copy (or collate) stopped would still normalize the
+  // warm-up's pixels into correct floats, and a cpu batch whose normalize stopped would still send
+  // the warm-up's floats.
+  std::memset(staging.data(), 0, bus_bytes);
+  if (c.where == Where::gpu) {
+    device_zero(device_pixels.data(), pixel_bytes, stream);
+  }
+  device_zero(device_floats.data(), float_bytes, stream);
+  setup.reset();
+
+  SampleSeries series;
+  for (auto _ : state) {
+    Stopwatch watch;
+    const double host_prep = run_batch(latched ? &latch : nullptr);
+    const double seconds = watch.seconds();
+    state.SetIterationTime(seconds);
+    const double copy = elapsed_ms(start, h2d_done) / 1e3;
+    series.add("batch", seconds);
+    series.add("host_prep", host_prep);
+    series.add("copy", copy);
+    series.add("GB_per_s", gb_per_s(static_cast<double>(bus_bytes), copy));
+    if (c.where == Where::gpu) {
+      series.add("gpu_normalize", elapsed_ms(h2d_done, stop) / 1e3);
+    }
+  }
+
+  double error = 0;
+  const double bound = normalize_error_bound(params);
+  {
+    NvtxRange verify(NvtxCategory::verify, "compare with the reference");
+    std::vector<float> result(c.batch * shape.values());
+    H2D_CUDA_CHECK(
+        cudaMemcpy(result.data(), device_floats.data(), float_bytes, cudaMemcpyDeviceToHost));
+    error = max_abs_error(result.data(), pixels, c.batch, shape, stats);
+    if (!(error <= bound)) {
+      throw VerificationError(fmt::format(
+          "normalized batch on the device is off by {:.3g}, more than float32 rounding ({:.3g})",
+          error, bound));
+    }
+  }
+
+  write_batch_counters(state, series, c.batch);
+  state.counters["host_prep_ms"] = series.median("host_prep") * 1e3;
+  state.counters["copy_ms"] = series.median("copy") * 1e3;
+  state.counters["GB_per_s"] = series.median("GB_per_s");
+  if (c.where == Where::gpu) {
+    state.counters["gpu_normalize_ms"] = series.median("gpu_normalize") * 1e3;
+  }
+  state.counters["bus_bytes"] = static_cast<double>(bus_bytes);
+  state.counters["max_abs_error"] = error;
+  state.counters["error_bound"] = bound;
+  state.counters["latched"] = latched ? 1 : 0;
+}
+
+std::vector<HostKind> preprocess_kinds(Preset preset) {
+  if (preset == Preset::quick) {
+    return {HostKind::pinned};
+  }
+  return {HostKind::pageable, HostKind::pinned};
+}
+
+std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
+  std::vector<BenchmarkCase> cases;
+  const bool several_devices = plan.devices.size() > 1;
+  const std::size_t threads = usable_cores();
+  for (const DeviceInfo& gpu : plan.devices) {
+    for (Where where : {Where::cpu, Where::gpu}) {
+      for (HostKind kind : preprocess_kinds(plan.preset)) {
+        for (std::size_t batch : batch_sizes(plan.preset)) {
+          CaseName name("h2d/preprocess");
+          if (several_devices) {
+            name.add("gpu", gpu.ordinal);
+          }
+          name.add("where", where == Where::cpu ? "cpu" : "gpu")
+              .add("mem", std::string(to_string(kind)))
+              .add("batch", static_cast<long long>(batch));
+          const PreprocessCase c{gpu.ordinal, where, kind, batch, threads};
+          BenchmarkCase bench_case;
+          bench_case.name = name.str();
+          bench_case.params = {{"gpu", gpu.ordinal},
+                               {"batch_size", static_cast<double>(batch)},
+                               {"threads", static_cast<double>(threads)}};
+          bench_case.body = [c](benchmark::State& state) { run_preprocess_case(c, state); };
+          cases.push_back(std::move(bench_case));
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+[[maybe_unused]] const bool registered = register_family({
+    "h2d/preprocess",
+    "normalize uint8 images on the CPU and send float32, or send uint8 and normalize on the GPU",
+    /*needs_gpu=*/true,
+    preprocess_cases,
+});
+
+}  // namespace
+}  // namespace h2d

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace h2d {
+
+// Host side of harness/core/pattern.hpp, multithreaded for large buffers.
+void fill_pattern(void* data, std::size_t bytes, std::uint64_t seed);
+std::uint64_t host_checksum(const void* data, std::size_t bytes);
+// The checksum a buffer filled with fill_pattern(seed) has, computed without the buffer.
+std::uint64_t expected_checksum(std::size_t bytes, std::uint64_t seed);
+
+}  // namespace h2d

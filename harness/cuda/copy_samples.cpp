@@ -1,0 +1,34 @@
+#include "harness/cuda/copy_samples.hpp"
+
+#include "harness/core/byte_size.hpp"
+#include "harness/core/statistics.hpp"
+
+namespace h2d {
+
+void CopySamples::add(const CopyTiming& timing) {
+  seconds_.push_back(timing.seconds);
+  host_block_seconds_.push_back(timing.host_block_seconds);
+}
+
+double CopySamples::median_gb_per_s() const {
+  return gb_per_s(static_cast<double>(bytes_) * copies_, summarize(seconds_).median);
+}
+
+void CopySamples::write_counters(benchmark::State& state) const {
+  if (seconds_.empty()) {
+    return;
+  }
+  std::vector<double> bandwidth;
+  for (double s : seconds_) {
+    bandwidth.push_back(gb_per_s(static_cast<double>(bytes_) * copies_, s));
+  }
+  const SampleStats rate = summarize(bandwidth);
+  state.counters["GB_per_s"] = rate.median;
+  state.counters["cv_pct"] = rate.cv * 100;
+  state.counters["latency_us"] = summarize(seconds_).median / copies_ * 1e6;
+  state.counters["host_block_us"] = summarize(host_block_seconds_).median / copies_ * 1e6;
+  state.counters["bytes"] = static_cast<double>(bytes_);
+  state.counters["copies_per_measurement"] = copies_;
+}
+
+}  // namespace h2d

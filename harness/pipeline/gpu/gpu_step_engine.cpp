@@ -1,0 +1,174 @@
+#include "harness/pipeline/gpu/gpu_step_engine.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/trace/nvtx.hpp"
+#include "kernels/busy.cuh"
+#include "kernels/segment_checksum.cuh"
+
+namespace h2d {
+namespace {
+
+// Polls `event` until it has completed or `cancel` fires: cudaEventSynchronize cannot be
+// interrupted, and a pipeline that is shutting down must not wait on anything forever. The step
+// thread spins (yielding), as CUDA's own default wait does, so its latency stays in
+// microseconds; threads that refill slots back off to sleeps so they do not steal CPU from the
+// workers still producing.
+bool wait_for_event(const Event& event, const Cancellation& cancel, bool spin) {
+  for (unsigned polls = 0; !event.ready(); ++polls) {
+    if (cancel.cancelled()) {
+      return false;
+    }
+    if (spin || polls < 64) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+GpuStepEngine::Lane::Lane(int device, const BatchLayout& layout)
+    : buffer(device, layout.device_bytes()),
+      readback(HostKind::pinned, layout.readback_bytes()),
+      copy_start(device),
+      copy_end(device),
+      compute_start(device),
+      compute_end(device),
+      done(device) {}
+
+GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
+    : device_(device),
+      config_(config),
+      layout_(config),
+      copy_(device),
+      compute_(device),
+      readback_(device) {
+  ScopedDevice on(device);
+  int multiprocessors = 0;
+  H2D_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  busy_blocks_ = static_cast<unsigned>(multiprocessors > 0 ? multiprocessors : 1);
+  if (config.batch_size > 65535) {
+    throw std::invalid_argument("GpuStepEngine: batch size above 65535");
+  }
+  lanes_.reserve(kPipelineLanes);
+  for (std::size_t i = 0; i < kPipelineLanes; ++i) {
+    lanes_.emplace_back(device, layout_);
+    // On the copy stream, not the legacy one (which our non-blocking streams do not wait for).
+    H2D_CUDA_CHECK(
+        cudaMemsetAsync(lanes_.back().buffer.data(), 0, layout_.device_bytes(), copy_.get()));
+    std::memset(lanes_.back().readback.data(), 0, layout_.readback_bytes());
+  }
+  copy_.synchronize();
+}
+
+GpuStepEngine::~GpuStepEngine() {
+  quiesce();
+}
+
+HostBlock GpuStepEngine::make_pinned_slot(std::size_t bytes) {
+  auto pinned = std::make_shared<HostBuffer>(HostKind::pinned, bytes);
+  std::byte* data = pinned->data();
+  return HostBlock(data, bytes, std::move(pinned));
+}
+
+void GpuStepEngine::attach(const std::vector<const std::byte*>& slots) {
+  ScopedDevice on(device_);
+  slots_ = slots;
+  slot_copied_.clear();
+  slot_copied_.reserve(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    slot_copied_.emplace_back(device_);
+  }
+}
+
+bool GpuStepEngine::wait_slot_free(std::size_t slot, const Cancellation& cancel) {
+  ScopedDevice on(device_);
+  return wait_for_event(slot_copied_.at(slot), cancel, /*spin=*/false);
+}
+
+void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
+  ScopedDevice on(device_);
+  Lane& lane = lanes_.at(lane_index);
+  const std::byte* source = slots_.at(job.slot);
+  lane.read_back = job.read_back;
+  {
+    NvtxRange range(NvtxCategory::copy, "enqueue batch copy", layout_.host_bytes());
+    // retire() saw the lane's previous step finish on the host; this keeps the order on the GPU.
+    H2D_CUDA_CHECK(cudaStreamWaitEvent(copy_.get(), lane.done.get(), 0));
+    lane.copy_start.record(copy_.get());
+    H2D_CUDA_CHECK(cudaMemcpyAsync(lane.buffer.data(), source, layout_.host_bytes(),
+                                   cudaMemcpyHostToDevice, copy_.get()));
+    lane.copy_end.record(copy_.get());
+    slot_copied_[job.slot].record(copy_.get());
+  }
+  {
+    NvtxRange range(NvtxCategory::compute, "enqueue step");
+    H2D_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), lane.copy_end.get(), 0));
+    lane.compute_start.record(compute_.get());
+    H2D_CUDA_CHECK(kernels::launch_busy(static_cast<std::uint64_t>(config_.compute_us * 1e3),
+                                        busy_blocks_, compute_.get()));
+    if (job.read_back) {  // the step's outputs: per-sample checksums next to the ids
+      auto* sums = reinterpret_cast<unsigned long long*>(lane.buffer.data() + layout_.host_bytes());
+      H2D_CUDA_CHECK(cudaMemsetAsync(sums, 0, layout_.ids_bytes(), compute_.get()));
+      H2D_CUDA_CHECK(kernels::launch_segment_checksums(lane.buffer.data(), layout_.sample_bytes,
+                                                       static_cast<unsigned>(layout_.batch_size),
+                                                       sums, compute_.get()));
+    }
+    lane.compute_end.record(compute_.get());
+  }
+  if (job.read_back) {
+    NvtxRange range(NvtxCategory::copy, "enqueue outputs copy", layout_.readback_bytes());
+    H2D_CUDA_CHECK(cudaStreamWaitEvent(readback_.get(), lane.compute_end.get(), 0));
+    H2D_CUDA_CHECK(cudaMemcpyAsync(lane.readback.data(), lane.buffer.data() + layout_.ids_offset(),
+                                   layout_.readback_bytes(), cudaMemcpyDeviceToHost,
+                                   readback_.get()));
+    lane.done.record(readback_.get());
+  } else {
+    lane.done.record(compute_.get());
+  }
+  if (config_.copy == CopyMode::sync) {
+    NvtxRange range(NvtxCategory::copy, "wait for batch copy");
+    copy_.synchronize();
+  }
+}
+
+std::optional<StepOutputs> GpuStepEngine::retire(std::size_t lane_index,
+                                                 const Cancellation& cancel) {
+  ScopedDevice on(device_);
+  Lane& lane = lanes_.at(lane_index);
+  if (!wait_for_event(lane.done, cancel, /*spin=*/true)) {
+    return std::nullopt;
+  }
+  // `done` comes after the copy and the step on the GPU, so all their events have completed,
+  // and the read-back into pinned memory is complete before the host reads it.
+  StepOutputs outputs;
+  outputs.copy_s = elapsed_ms(lane.copy_start, lane.copy_end) * 1e-3;
+  outputs.compute_s = elapsed_ms(lane.compute_start, lane.compute_end) * 1e-3;
+  if (lane.read_back) {
+    outputs.ids.resize(layout_.batch_size);
+    outputs.sums.resize(layout_.batch_size);
+    std::memcpy(outputs.ids.data(), lane.readback.data(), layout_.ids_bytes());
+    std::memcpy(outputs.sums.data(), lane.readback.data() + layout_.ids_bytes(),
+                layout_.ids_bytes());
+  }
+  return outputs;
+}
+
+void GpuStepEngine::quiesce() noexcept {
+  // Errors are ignored here: this runs on the way out, and a failed step already threw.
+  cudaStreamSynchronize(copy_.get());
+  cudaStreamSynchronize(compute_.get());
+  cudaStreamSynchronize(readback_.get());
+}
+
+}  // namespace h2d

@@ -1,0 +1,111 @@
+#include "harness/pipeline/host_step_engine.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "harness/core/checksum.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/trace/nvtx.hpp"
+
+namespace h2d {
+namespace {
+
+// The stand-in for a kernel of known duration: the compute thread is busy for that long.
+void spin_for(double seconds) {
+  const Stopwatch watch;
+  while (watch.seconds() < seconds) {
+  }
+}
+
+}  // namespace
+
+HostStepEngine::HostStepEngine(const PipelineConfig& config)
+    : config_(config),
+      layout_(config),
+      lanes_(kPipelineLanes),
+      copy_(std::make_unique<HostStream>("host copy")),
+      compute_(std::make_unique<HostStream>("host compute")) {
+  for (Lane& lane : lanes_) {
+    lane.buffer = HostBlock::pageable(layout_.device_bytes());
+    std::memset(lane.buffer.data(), 0, lane.buffer.size());
+    lane.outputs.ids.resize(config.batch_size);
+    lane.outputs.sums.resize(config.batch_size);
+  }
+}
+
+HostStepEngine::~HostStepEngine() {
+  closing_.cancel();
+  copy_.reset();
+  compute_.reset();
+}
+
+void HostStepEngine::attach(const std::vector<const std::byte*>& slots) {
+  slots_ = slots;
+  slot_copied_ = std::vector<HostEvent>(slots.size());
+}
+
+bool HostStepEngine::wait_slot_free(std::size_t slot, const Cancellation& cancel) {
+  return slot_copied_.at(slot).wait(cancel);
+}
+
+void HostStepEngine::submit(std::size_t lane_index, const StepJob& job) {
+  if (job.slot >= slots_.size() || lane_index >= lanes_.size()) {
+    throw std::out_of_range("HostStepEngine::submit: no such slot or lane");
+  }
+  Lane& lane = lanes_[lane_index];
+  lane.read_back = job.read_back;
+  const std::byte* source = slots_[job.slot];
+  copy_->enqueue([this, &lane, source] {
+    NvtxRange range(NvtxCategory::copy, "host copy", layout_.host_bytes());
+    const Stopwatch watch;
+    std::memcpy(lane.buffer.data(), source, layout_.host_bytes());
+    lane.outputs.copy_s = watch.seconds();
+  });
+  lane.copied.record(*copy_);
+  slot_copied_[job.slot].record(*copy_);
+
+  lane.copied.enqueue_wait(*compute_, closing_);
+  const bool read_back = job.read_back;
+  compute_->enqueue([this, &lane, read_back] {
+    if (closing_.cancelled()) {
+      return;
+    }
+    NvtxRange range(NvtxCategory::compute, "host step");
+    const Stopwatch watch;
+    spin_for(config_.compute_us * 1e-6);
+    if (read_back) {  // the step's outputs: the ids and per-sample checksums
+      const std::byte* images = lane.buffer.data();
+      std::memcpy(lane.outputs.ids.data(), images + layout_.ids_offset(), layout_.ids_bytes());
+      for (std::size_t i = 0; i < layout_.batch_size; ++i) {
+        lane.outputs.sums[i] =
+            host_checksum(images + i * layout_.sample_bytes, layout_.sample_bytes);
+      }
+    }
+    lane.outputs.compute_s = watch.seconds();
+  });
+  lane.done.record(*compute_);
+  if (config_.copy == CopyMode::sync) {
+    lane.copied.wait(closing_);
+  }
+}
+
+std::optional<StepOutputs> HostStepEngine::retire(std::size_t lane_index,
+                                                  const Cancellation& cancel) {
+  Lane& lane = lanes_.at(lane_index);
+  if (!lane.done.wait(cancel)) {
+    return std::nullopt;
+  }
+  StepOutputs outputs = lane.outputs;
+  if (!lane.read_back) {
+    outputs.ids.clear();
+    outputs.sums.clear();
+  }
+  return outputs;
+}
+
+void HostStepEngine::quiesce() noexcept {
+  copy_->synchronize();
+  compute_->synchronize();
+}
+
+}  // namespace h2d

@@ -1,0 +1,99 @@
+#include "harness/pipeline/pipeline_case.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+
+#include "harness/core/byte_size.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/stop_signal.hpp"
+#include "harness/core/verification.hpp"
+
+namespace h2d {
+namespace {
+
+// Turns an epoch that did not complete cleanly into the exception case_runner files it under.
+void throw_unless_clean(const EpochResult& epoch) {
+  switch (epoch.end) {
+    case EpochEnd::completed:
+      break;
+    case EpochEnd::stalled:
+      throw PipelineStalled("pipeline stalled: " + epoch.message);
+    case EpochEnd::interrupted:
+      throw RunInterrupted(epoch.message);
+    case EpochEnd::failed:
+      std::rethrow_exception(epoch.error);
+  }
+  if (epoch.checksum_failures > 0 || epoch.lost_batches > 0) {
+    throw VerificationError(
+        fmt::format("{} batches with wrong checksums, {} lost or duplicated batches; first: {}",
+                    epoch.checksum_failures, epoch.lost_batches, epoch.first_failure));
+  }
+  if (!(epoch.window_s > 0) || epoch.measured == 0) {
+    throw std::runtime_error("the epoch measured no batch (too few batches after warm-up)");
+  }
+}
+
+}  // namespace
+
+StageUtilization stage_utilization(const PipelineConfig& config, const EpochResult& epoch) {
+  StageUtilization load;
+  load.sync_copies = config.copy == CopyMode::sync;
+  const double window = epoch.window_s;
+  if (window > 0) {
+    load.workers = epoch.worker_busy_s / (static_cast<double>(config.workers) * window);
+    load.pin = epoch.pin_busy_s / window;
+    load.bus = epoch.copy_s / window;
+    load.step = epoch.compute_s / window;
+  }
+  return load;
+}
+
+void add_epoch(EpochResult& sum, const EpochResult& epoch) {
+  sum.completed += epoch.completed;
+  sum.measured += epoch.measured;
+  sum.window_s += epoch.window_s;
+  sum.longest_gap_s = std::max(sum.longest_gap_s, epoch.longest_gap_s);
+  sum.host_wait_s.insert(sum.host_wait_s.end(), epoch.host_wait_s.begin(), epoch.host_wait_s.end());
+  sum.worker_busy_s += epoch.worker_busy_s;
+  sum.pin_busy_s += epoch.pin_busy_s;
+  sum.copy_s += epoch.copy_s;
+  sum.compute_s += epoch.compute_s;
+  sum.copied_bytes += epoch.copied_bytes;
+  sum.verified += epoch.verified;
+  sum.checksum_failures += epoch.checksum_failures;
+  sum.lost_batches += epoch.lost_batches;
+}
+
+void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
+                       benchmark::State& state) {
+  Pipeline pipeline(config, engine);
+  EpochResult sum;
+  for (auto _ : state) {
+    const EpochResult epoch = pipeline.run_epoch();
+    throw_unless_clean(epoch);
+    state.SetIterationTime(epoch.window_s);
+    add_epoch(sum, epoch);
+  }
+
+  const double window = sum.window_s;
+  const StageUtilization load = stage_utilization(config, sum);
+  const PipelineVerdict verdict = judge_pipeline(load);
+  state.SetLabel((host_only ? "host stand-in, " : "") + verdict.reason);
+  state.counters["bound_by"] = static_cast<double>(verdict.bound_by);
+  state.counters["samples_per_s"] = static_cast<double>(sum.measured * config.batch_size) / window;
+  state.counters["gpu_busy_pct"] = load.step * 100;
+  state.counters["bus_busy_pct"] = load.bus * 100;
+  state.counters["worker_busy_pct"] = load.workers * 100;
+  state.counters["pin_busy_pct"] = load.pin * 100;
+  state.counters["host_wait_ms_p50"] = percentile(sum.host_wait_s, 50) * 1e3;
+  state.counters["host_wait_ms_p99"] = percentile(sum.host_wait_s, 99) * 1e3;
+  const auto bytes = static_cast<double>(sum.copied_bytes);
+  state.counters["GB_per_s"] = sum.copy_s > 0 ? gb_per_s(bytes, sum.copy_s) : 0;
+  state.counters["input_GB_per_s"] = gb_per_s(bytes, window);
+  state.counters["verified_batches"] = static_cast<double>(sum.verified);
+  state.counters["batch_bytes"] = static_cast<double>(BatchLayout(config).host_bytes());
+}
+
+}  // namespace h2d

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <stdexcept>
+
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/pipeline_verdict.hpp"
+#include "harness/pipeline/step_engine.hpp"
+
+namespace h2d {
+
+// The watchdog stopped a pipeline case: the message names the stuck stage and the queue depths.
+class PipelineStalled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Each stage's busy share of the measured window of `epoch` (or of several epochs added up with
+// add_epoch), for judge_pipeline.
+StageUtilization stage_utilization(const PipelineConfig& config, const EpochResult& epoch);
+// Adds the measurements of `epoch` to `sum`.
+void add_epoch(EpochResult& sum, const EpochResult& epoch);
+
+// Runs one pipeline case under Google Benchmark: each iteration is one epoch, timed over its
+// measured window (manual time). Writes samples_per_s, gpu_busy_pct, bus_busy_pct,
+// worker_busy_pct, pin_busy_pct, host_wait_ms_p50/p99, GB_per_s (bus rate while copying),
+// input_GB_per_s (what the loop moved per second), verified_batches, and the verdict: counter
+// bound_by (0 cpu workers, 1 bus, 2 gpu step) with the reason as the label. A stall throws
+// PipelineStalled, Ctrl-C RunInterrupted, wrong or lost data VerificationError.
+void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
+                       benchmark::State& state);
+
+}  // namespace h2d

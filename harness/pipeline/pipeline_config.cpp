@@ -1,0 +1,58 @@
+#include "harness/pipeline/pipeline_config.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace h2d {
+
+std::string_view to_string(PinMode mode) {
+  switch (mode) {
+    case PinMode::none:
+      return "none";
+    case PinMode::pin_thread:
+      return "pin_thread";
+    case PinMode::pinned_ring:
+      return "pinned_ring";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(CopyMode mode) {
+  return mode == CopyMode::sync ? "sync" : "async";
+}
+
+std::string_view to_string(LoopKind kind) {
+  return kind == LoopKind::train ? "train" : "predict";
+}
+
+void validate(const PipelineConfig& config) {
+  const auto require = [](bool ok, const char* what) {
+    if (!ok) {
+      throw std::invalid_argument(fmt::format("pipeline configuration: {}", what));
+    }
+  };
+  require(config.workers >= 1, "workers must be at least 1");
+  require(config.prefetch >= 1, "prefetch must be at least 1");
+  require(config.batch_size >= 1, "batch size must be at least 1");
+  require(config.tile >= 1 && config.channels >= 1, "tiles need at least one pixel");
+  require(std::isfinite(config.sample_us) && config.sample_us >= 0, "sample_us must be >= 0");
+  require(std::isfinite(config.compute_us) && config.compute_us >= 0, "compute_us must be >= 0");
+  require(config.batches > config.warmup, "an epoch needs more batches than warm-up batches");
+  require(config.verify_every >= 1, "verify_every must be at least 1");
+  require(config.watchdog.count() > 0, "the watchdog timeout must be positive");
+}
+
+std::string describe(const PipelineConfig& config) {
+  const std::string slots =
+      config.slots > 0 ? fmt::format(" slots={}", config.slots) : std::string();
+  return fmt::format(
+      "{} workers={} prefetch={} pin={} copy={} batch={} tile={}x{}x{} sample_us={} "
+      "compute_us={}{}",
+      to_string(config.loop), config.workers, config.prefetch, to_string(config.pin),
+      to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,
+      config.sample_us, config.compute_us, slots);
+}
+
+}  // namespace h2d

@@ -1,0 +1,144 @@
+#include "harness/pipeline/pipeline_sweep.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "harness/core/case_name.hpp"
+
+namespace h2d {
+namespace {
+
+PipelineConfig baseline(Preset preset, LoopKind loop, bool host_only) {
+  PipelineConfig config;
+  config.loop = loop;
+  if (host_only) {
+    // The host stand-in shares two CI cores with everything: small tiles, short steps.
+    config.workers = 2;
+    config.batch_size = 16;
+    config.tile = 64;
+    config.sample_us = 50;
+    config.compute_us = 300;
+    config.batches = preset == Preset::quick ? 32 : 64;
+  } else {
+    config.batches = preset == Preset::quick ? 48 : 96;
+  }
+  return config;
+}
+
+// Adds `config` unless an identical case is already there.
+void add_unique(std::vector<PipelineConfig>& configs, const PipelineConfig& config) {
+  const std::string name = pipeline_case_name("x", config, true);
+  const bool present = std::any_of(configs.begin(), configs.end(), [&](const PipelineConfig& c) {
+    return pipeline_case_name("x", c, true) == name;
+  });
+  if (!present) {
+    configs.push_back(config);
+  }
+}
+
+template <typename T>
+void sweep_axis(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
+                const std::vector<T>& values, const std::function<void(PipelineConfig&, T)>& set) {
+  for (const T& value : values) {
+    PipelineConfig config = base;
+    set(config, value);
+    add_unique(configs, config);
+  }
+}
+
+}  // namespace
+
+std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool host_only) {
+  const PipelineConfig base = baseline(preset, loop, host_only);
+  std::vector<PipelineConfig> configs;
+  using PinCopy = std::pair<PinMode, CopyMode>;
+  const auto set_pin_copy = [](PipelineConfig& c, PinCopy v) {
+    c.pin = v.first;
+    c.copy = v.second;
+  };
+  const std::vector<PinCopy> all_pin_copy{
+      {PinMode::none, CopyMode::sync},        {PinMode::none, CopyMode::async},
+      {PinMode::pin_thread, CopyMode::sync},  {PinMode::pin_thread, CopyMode::async},
+      {PinMode::pinned_ring, CopyMode::sync}, {PinMode::pinned_ring, CopyMode::async}};
+  if (preset == Preset::quick) {
+    // The baseline, the loader defaults (pageable, blocking copy), the pin thread, and sync.
+    std::vector<PinCopy> quick{{PinMode::pinned_ring, CopyMode::async},
+                               {PinMode::none, CopyMode::sync},
+                               {PinMode::pin_thread, CopyMode::async}};
+    if (loop == LoopKind::train && !host_only) {
+      quick.push_back({PinMode::pinned_ring, CopyMode::sync});
+    }
+    if (loop == LoopKind::predict) {
+      quick.resize(2);
+    }
+    sweep_axis<PinCopy>(configs, base, quick, set_pin_copy);
+    return configs;
+  }
+  const bool full = preset == Preset::full;
+  configs.push_back(base);
+  sweep_axis<PinCopy>(configs, base, all_pin_copy, set_pin_copy);
+  sweep_axis<std::size_t>(configs, base,
+                          host_only ? std::vector<std::size_t>{1, 2, 4}
+                          : full    ? std::vector<std::size_t>{1, 2, 4, 8, 16}
+                                    : std::vector<std::size_t>{1, 2, 4, 8},
+                          [](PipelineConfig& c, std::size_t v) { c.workers = v; });
+  sweep_axis<std::size_t>(
+      configs, base,
+      full ? std::vector<std::size_t>{1, 2, 4, 8, 16} : std::vector<std::size_t>{1, 2, 8},
+      [](PipelineConfig& c, std::size_t v) { c.prefetch = v; });
+  if (!host_only) {
+    sweep_axis<std::size_t>(configs, base,
+                            full ? std::vector<std::size_t>{4, 8, 16, 32, 64, 128}
+                                 : std::vector<std::size_t>{8, 32, 128},
+                            [](PipelineConfig& c, std::size_t v) { c.batch_size = v; });
+  }
+  sweep_axis<double>(configs, base,
+                     host_only ? std::vector<double>{0, 300, 2000}
+                     : full    ? std::vector<double>{0, 200, 500, 1000, 2000, 5000, 10000}
+                               : std::vector<double>{200, 1000, 5000},
+                     [](PipelineConfig& c, double v) { c.compute_us = v; });
+  sweep_axis<double>(configs, base,
+                     host_only ? std::vector<double>{0, 50, 200}
+                     : full    ? std::vector<double>{0, 20, 100, 200, 500, 1000}
+                               : std::vector<double>{20, 100, 500},
+                     [](PipelineConfig& c, double v) { c.sample_us = v; });
+  if (full && !host_only) {
+    // How pinning and async copies pay off when the step is short and when it is long.
+    for (double compute_us : {200.0, 5000.0}) {
+      PipelineConfig step = base;
+      step.compute_us = compute_us;
+      sweep_axis<PinCopy>(configs, step, all_pin_copy, set_pin_copy);
+    }
+  }
+  return configs;
+}
+
+std::string pipeline_case_name(const std::string& family, const PipelineConfig& config,
+                               bool with_loop) {
+  CaseName name(family);
+  if (with_loop) {
+    name.add("loop", std::string(to_string(config.loop)));
+  }
+  name.add("workers", static_cast<long long>(config.workers))
+      .add("prefetch", static_cast<long long>(config.prefetch))
+      .add("pin", std::string(to_string(config.pin)))
+      .add("copy", std::string(to_string(config.copy)))
+      .add("batch", static_cast<long long>(config.batch_size))
+      .add("compute_us", static_cast<long long>(config.compute_us))
+      .add("sample_us", static_cast<long long>(config.sample_us));
+  return name.str();
+}
+
+std::map<std::string, double> pipeline_params(const PipelineConfig& config) {
+  return {{"workers", static_cast<double>(config.workers)},
+          {"prefetch", static_cast<double>(config.prefetch)},
+          {"batch", static_cast<double>(config.batch_size)},
+          {"tile", static_cast<double>(config.tile)},
+          {"channels", static_cast<double>(config.channels)},
+          {"compute_us", config.compute_us},
+          {"sample_us", config.sample_us},
+          {"batches_per_epoch", static_cast<double>(config.batches)},
+          {"verify_every", static_cast<double>(config.verify_every)}};
+}
+
+}  // namespace h2d

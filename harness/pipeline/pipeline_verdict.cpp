@@ -1,0 +1,71 @@
+#include "harness/pipeline/pipeline_verdict.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace h2d {
+namespace {
+
+// Below this, no stage is the limit: the loop waits on hand-offs between stages.
+constexpr double kSaturated = 0.5;
+
+double pct(double fraction) {
+  return fraction * 100.0;
+}
+
+}  // namespace
+
+std::string_view to_string(BoundBy bound) {
+  switch (bound) {
+    case BoundBy::cpu_workers:
+      return "cpu";
+    case BoundBy::bus:
+      return "bus";
+    case BoundBy::gpu_step:
+      return "gpu";
+  }
+  return "unknown";
+}
+
+PipelineVerdict judge_pipeline(const StageUtilization& load) {
+  const bool pin_busier = load.pin > load.workers;
+  const double cpu = pin_busier ? load.pin : load.workers;
+  // Synchronous copies hold the step thread while they run: bus and step take turns, and the
+  // consumer side is as busy as both together.
+  const double consumer = load.sync_copies ? load.bus + load.step : std::max(load.bus, load.step);
+  PipelineVerdict verdict;
+  std::string what;
+  double busiest = 0;
+  if (cpu >= consumer) {
+    verdict.bound_by = BoundBy::cpu_workers;
+    what = pin_busier ? "the pin thread" : "the CPU workers";
+    busiest = cpu;
+  } else if (load.bus >= load.step) {
+    verdict.bound_by = BoundBy::bus;
+    what = "the bus (host-to-device copies)";
+    busiest = load.bus;
+  } else {
+    verdict.bound_by = BoundBy::gpu_step;
+    what = "the GPU step";
+    busiest = load.step;
+  }
+  verdict.reason = fmt::format(
+      "bound by {}: busy {:.0f}% of the time (workers {:.0f}%, pin {:.0f}%, bus {:.0f}%, step "
+      "{:.0f}%)",
+      what, pct(busiest), pct(load.workers), pct(load.pin), pct(load.bus), pct(load.step));
+  if (load.sync_copies && verdict.bound_by != BoundBy::cpu_workers) {
+    verdict.reason += fmt::format(
+        "; copies are synchronous, so bus and step take turns ({:.0f}% together): async copies "
+        "from pinned memory would overlap them",
+        pct(consumer));
+  }
+  if (std::max(busiest, consumer) < kSaturated) {
+    verdict.reason +=
+        "; no stage is saturated: hand-offs between stages (prefetch depth, wake-ups) limit "
+        "the loop";
+  }
+  return verdict;
+}
+
+}  // namespace h2d

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/report/primary_metric.hpp"
+
+namespace h2d {
+
+// The repetitions of one case's primary metric on one machine.
+struct Repetitions {
+  std::vector<double> values;  // one per repetition (or the median alone: see stddev)
+  std::size_t count = 0;       // true number of repetitions
+  // Set when the report kept only aggregates: values holds the median, this the stddev.
+  std::optional<double> stddev;
+};
+
+enum class Verdict { faster, slower, same };
+
+struct VerdictOptions {
+  double threshold_pct = 5;  // changes below this are "same"
+  double alpha = 0.05;       // significance level of the U test
+};
+
+struct Judgement {
+  Verdict verdict = Verdict::same;
+  bool reliable = false;          // false: a single measurement on a side, so noise is unknown
+  double ratio = 1;               // other / base of the metric itself
+  double speedup = 1;             // >1 means `other` is faster (ratio, or 1/ratio for times)
+  double change_pct = 0;          // |other - base| / base, in percent
+  std::optional<double> p_value;  // when the U test decided
+  std::string reason;             // one phrase: "p=0.008", "ranges overlap", ...
+};
+
+// Judges `other` against `base`, noise included:
+//  - a change below threshold_pct is "same";
+//  - with >= 5 repetitions per side, a two-sided Mann-Whitney U test decides (p < alpha);
+//  - with 2..4, the ranges of the repetitions (median +- stddev for aggregates) must not overlap;
+//  - with one measurement on a side, the direction is given but marked unreliable.
+// Throws std::invalid_argument for empty samples or a zero/negative base.
+Judgement judge(const Repetitions& base, const Repetitions& other, Better better,
+                const VerdictOptions& options);
+
+const char* to_string(Verdict verdict);
+
+}  // namespace h2d

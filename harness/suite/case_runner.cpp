@@ -1,0 +1,108 @@
+#include "harness/suite/case_runner.hpp"
+
+#include <mutex>
+#include <new>
+#include <utility>
+
+#include "harness/core/pinned_budget.hpp"
+#include "harness/core/stop_signal.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/suite/case_skip.hpp"
+#include "harness/trace/nvtx.hpp"
+
+namespace h2d {
+namespace {
+
+std::mutex& outcomes_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+CaseOutcomes& outcomes() {
+  static CaseOutcomes recorded;
+  return recorded;
+}
+
+// GB calls a body several times while it sizes the iteration count; record each problem once.
+void record(std::vector<CaseProblem>& list, const std::string& name, const std::string& reason) {
+  for (const auto& problem : list) {
+    if (problem.name == name) {
+      return;
+    }
+  }
+  list.push_back({name, reason});
+}
+
+enum class Outcome { skipped, failed };
+
+// Records the problem (once per case) and ends the case in Google Benchmark with its reason.
+void end_case(Outcome outcome, const std::string& name, const std::string& reason,
+              benchmark::State& state) {
+  {
+    std::lock_guard<std::mutex> lock(outcomes_mutex());
+    record(outcome == Outcome::skipped ? outcomes().skipped : outcomes().failed, name, reason);
+  }
+  state.SkipWithError(reason.c_str());
+  // Google Benchmark aborts the whole process (ComputeStats) when the repetitions of a case count
+  // different iterations, and a repetition that ends before its loop counts none: Ctrl-C between
+  // repetitions, or a skip in the setup of the second one. Entering the loop after the error runs
+  // no iteration but counts the planned ones, like a repetition that failed inside its loop.
+  if (state.iterations() == 0) {  // the loop never started
+    for (auto _ : state) {
+    }
+  }
+}
+
+// Why a case ended early, and whether that is a skip (it cannot run here: no room, interrupted)
+// or a failure (it ran and went wrong). Called from inside a catch block.
+std::pair<Outcome, std::string> classify_current_exception() {
+  try {
+    throw;
+  } catch (const RunInterrupted& error) {
+    return {Outcome::skipped, error.what()};
+  } catch (const CaseSkipped& error) {
+    return {Outcome::skipped, error.what()};
+  } catch (const PinnedBudgetExceeded& error) {
+    return {Outcome::skipped, error.what()};
+  } catch (const std::bad_alloc&) {
+    return {Outcome::skipped, "not enough host memory"};
+  } catch (const CudaError& error) {
+    const bool shortage = error.code() == cudaErrorMemoryAllocation;
+    return {shortage ? Outcome::skipped : Outcome::failed, error.what()};
+  } catch (const std::exception& error) {
+    return {Outcome::failed, error.what()};
+  } catch (...) {
+    return {Outcome::failed, "an exception that is not a std::exception"};
+  }
+}
+
+}  // namespace
+
+void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
+  if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
+    end_case(Outcome::skipped, bench_case.name, kInterruptedBeforeCase, state);
+    return;
+  }
+  NvtxRange range(NvtxCategory::bench_case, bench_case.name);
+  try {
+    bench_case.body(state);
+    for (const auto& [key, value] : bench_case.params) {
+      state.counters[key] = value;
+    }
+  } catch (...) {
+    const auto [outcome, reason] = classify_current_exception();
+    end_case(outcome, bench_case.name, reason, state);
+  }
+}
+
+CaseOutcomes case_outcomes() {
+  std::lock_guard<std::mutex> lock(outcomes_mutex());
+  return outcomes();
+}
+
+void clear_case_outcomes() {
+  std::lock_guard<std::mutex> lock(outcomes_mutex());
+  outcomes() = {};
+}
+
+}  // namespace h2d

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/suite/family.hpp"
+
+namespace h2d {
+
+// A case that did not produce a measurement, and why.
+struct CaseProblem {
+  std::string name;
+  std::string reason;
+};
+
+// What happened to the cases of a run, besides their measurements.
+struct CaseOutcomes {
+  std::vector<CaseProblem> skipped;  // could not run here (pinned cap, too little memory, ...)
+  std::vector<CaseProblem> failed;   // ran and went wrong (wrong data, CUDA error)
+};
+
+// Runs one case body inside its NVTX range, writes its numeric parameters as counters, and turns
+// exceptions into Google Benchmark errors recorded in case_outcomes(): a case that cannot run is
+// skipped with its reason and the suite goes on; a case whose data was wrong fails the run.
+void run_case(const BenchmarkCase& bench_case, benchmark::State& state);
+
+CaseOutcomes case_outcomes();
+void clear_case_outcomes();
+
+}  // namespace h2d

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/core/device_info.hpp"
+#include "harness/core/preset.hpp"
+
+namespace h2d {
+
+// What a family needs to decide its cases: the preset and the GPUs it may use.
+struct RunPlan {
+  Preset preset = Preset::standard;
+  std::vector<DeviceInfo> devices;  // selected with --devices; empty when no GPU is usable
+  std::string no_gpu_reason;        // why `devices` is empty
+};
+
+// One benchmark case, ready to hand to Google Benchmark.
+struct BenchmarkCase {
+  std::string name;                      // family/key=value/... (see CaseName)
+  std::map<std::string, double> params;  // numeric parameters, also written as counters
+  std::function<void(benchmark::State&)> body;
+  bool manual_time = true;  // the body calls SetIterationTime (GPU events or host clock)
+  double min_time_s = 0;    // 0: the preset's default
+};
+
+// A family of cases (h2d/memory, host/memcpy, ...): one per file in benchmarks/.
+struct Family {
+  std::string name;
+  std::string description;  // one line for `h2dbench list`
+  bool needs_gpu = false;
+  std::function<std::vector<BenchmarkCase>(const RunPlan&)> cases;
+};
+
+// Families register themselves at static-initialization time from benchmarks/*.cpp:
+//   const bool registered = h2d::register_family({...});
+bool register_family(Family family);
+// Sorted by name, so listings and reports are stable.
+std::vector<Family> registered_families();
+
+}  // namespace h2d
