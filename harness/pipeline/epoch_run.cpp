@@ -2,12 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -16,19 +14,19 @@
 #include "harness/core/checksum.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/host/tile_sample.hpp"
+#include "harness/pipeline/batch_audit.hpp"
+#include "harness/pipeline/epoch_meter.hpp"
+#include "harness/pipeline/epoch_outcome.hpp"
 #include "harness/pipeline/slot_pool.hpp"
 #include "harness/pipeline/stage_board.hpp"
+#include "harness/pipeline/stall_report.hpp"
 #include "harness/pipeline/watchdog.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
+using Clock = EpochMeter::Clock;
 
 // A batch on its way through the queues.
 struct Ticket {
@@ -37,32 +35,6 @@ struct Ticket {
   bool verify = false;
   std::vector<std::uint64_t> sums;  // per-sample checksums taken when produced (verify only)
 };
-
-using Interval = std::pair<Clock::time_point, Clock::time_point>;
-
-// Time spent in `intervals` inside [from, to].
-double busy_within(const std::vector<Interval>& intervals, Clock::time_point from,
-                   Clock::time_point to) {
-  double busy = 0;
-  for (const auto& [start, end] : intervals) {
-    const Clock::time_point clipped_start = std::max(start, from);
-    const Clock::time_point clipped_end = std::min(end, to);
-    if (clipped_end > clipped_start) {
-      busy += seconds_between(clipped_start, clipped_end);
-    }
-  }
-  return busy;
-}
-
-std::string describe_error(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown exception";
-  }
-}
 
 // One epoch: its queues, pools, threads and watchdog, built fresh so an epoch that was cancelled
 // leaves nothing behind.
@@ -77,10 +49,11 @@ class EpochRun {
         hooks_(hooks),
         pageable_(pageable),
         ring_(ring),
-        first_sample_(first_sample),
+        ids_{first_sample, layout_.batch_size},
         ready_("ready", config.prefetch),
         workers_left_(config.workers),
-        seen_(config.batches, false) {
+        audit_(config.batches, ids_),
+        meter_(config.workers) {
     const auto engine_fence = [this](std::size_t slot) {
       return engine_.wait_slot_free(slot, cancel_);
     };
@@ -99,7 +72,6 @@ class EpochRun {
     for (std::size_t i = 0; i < config.workers; ++i) {
       worker_stages_.push_back(board_.add(fmt::format("worker {}", i)));
     }
-    worker_busy_.resize(config.workers);
     if (collated_) {
       pin_stage_ = board_.add("pin");
     }
@@ -107,16 +79,14 @@ class EpochRun {
   }
 
   EpochResult run() {
-    start_ = Clock::now();
-    last_completion_ = start_;
-    window_start_ = start_;  // moved to the last warm-up completion when there is warm-up
+    meter_.start(Clock::now());
     Watchdog watchdog(
         config_.watchdog,
         [this](WatchdogEvent event, double idle_s) {
           if (event == WatchdogEvent::stalled) {
             std::string why;
             try {
-              why = diagnose(idle_s);
+              why = describe_stall(snapshot(idle_s));
             } catch (...) {  // the watchdog thread must not throw; stopping matters more
               why = "no batch completed for the watchdog's timeout";
             }
@@ -161,31 +131,19 @@ class EpochRun {
   }
 
   void fail(std::exception_ptr error) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!error_) {
-        error_ = error;
-      }
+    if (outcome_.fail(std::move(error))) {
+      release_all();
     }
-    stop(EpochEnd::failed, describe_error(error));
-  }
-
-  // Records how the epoch ended; the first to call wins. False when it had ended already.
-  bool settle(EpochEnd end, std::string message) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (end_) {
-      return false;
-    }
-    end_ = end;
-    message_ = std::move(message);
-    return true;
   }
 
   // Ends the epoch early (the first reason wins) and releases everything that could block.
   void stop(EpochEnd end, std::string message) {
-    if (!settle(end, std::move(message))) {
-      return;
+    if (outcome_.settle(end, std::move(message))) {
+      release_all();
     }
+  }
+
+  void release_all() {
     cancel_.cancel();
     ready_.cancel();
     if (collated_) {
@@ -222,7 +180,7 @@ class EpochRun {
       NvtxRange range(NvtxCategory::collate, fmt::format("batch {}", ticket.batch),
                       layout_.host_bytes());
       for (std::size_t i = 0; i < layout_.batch_size; ++i) {
-        const std::uint64_t id = sample_id(ticket.batch, i);
+        const std::uint64_t id = ids_.of(ticket.batch, i);
         if (!produce_tile(slot + i * layout_.sample_bytes, config_.seed, id, config_.channels,
                           config_.tile, config_.sample_us, cancel_)) {
           return false;
@@ -239,10 +197,6 @@ class EpochRun {
       }
     }
     return true;
-  }
-
-  std::uint64_t sample_id(std::uint64_t batch, std::size_t index) const {
-    return first_sample_ + batch * layout_.batch_size + index;
   }
 
   void worker(std::size_t index) {
@@ -268,7 +222,7 @@ class EpochRun {
       if (cancel_.cancelled() || !produce_batch(worker_buffers()[*slot].data(), ticket, stage)) {
         break;
       }
-      worker_busy_[index].emplace_back(start, Clock::now());
+      meter_.worker_busy(index, start, Clock::now());
       board_.set(stage, StageState::waiting_output,
                  fmt::format("batch {}: push to '{}'", batch, out.name()));
       if (!out.push(std::move(ticket))) {
@@ -306,7 +260,7 @@ class EpochRun {
                         layout_.host_bytes());
         std::memcpy(ring_[*slot].data(), pageable_[ticket->slot].data(), layout_.host_bytes());
       }
-      pin_busy_.emplace_back(start, Clock::now());
+      meter_.pin_busy(start, Clock::now());
       pageable_pool_->release(ticket->slot);
       ticket->slot = *slot;
       board_.set(pin_stage_, StageState::waiting_output,
@@ -335,7 +289,7 @@ class EpochRun {
       board_.set(step_stage_, StageState::waiting_input, "pop from 'ready'");
       const Clock::time_point wait_start = Clock::now();
       std::optional<Ticket> ticket = ready_.pop();
-      const double waited = seconds_between(wait_start, Clock::now());
+      const Clock::time_point wait_end = Clock::now();
       if (!ticket) {
         if (cancel_.cancelled()) {
           return;
@@ -343,7 +297,7 @@ class EpochRun {
         break;  // closed: every batch has been delivered
       }
       if (step >= config_.warmup) {
-        host_wait_s_.push_back(waited);
+        meter_.host_wait(wait_start, wait_end);
       }
       board_.set(step_stage_, StageState::working,
                  fmt::format("submitting batch {} (lane {})", ticket->batch, lane));
@@ -367,7 +321,8 @@ class EpochRun {
       }
     }
     board_.set(step_stage_, StageState::done);
-    settle(EpochEnd::completed, {});  // a watchdog firing during the joins cannot undo this
+    outcome_.settle(EpochEnd::completed,
+                    {});  // a watchdog firing during the joins cannot undo this
   }
 
   bool retire(std::size_t lane, std::optional<InFlight>& in_flight) {
@@ -379,132 +334,52 @@ class EpochRun {
       return false;
     }
     const Clock::time_point now = Clock::now();
-    longest_gap_s_ = std::max(longest_gap_s_, seconds_between(last_completion_, now));
-    last_completion_ = now;
-    check(ticket, *outputs);
-    if (in_flight->step >= config_.warmup) {
-      copy_s_ += outputs->copy_s;
-      compute_s_ += outputs->compute_s;
-      copied_bytes_ += layout_.host_bytes();
-    }
+    meter_.step_completed(now, *outputs, in_flight->step >= config_.warmup, layout_.host_bytes());
+    audit_.check(ticket.batch, ticket.verify, ticket.sums, *outputs);
     if (completed_.fetch_add(1) + 1 == config_.warmup) {  // warm-up done: the window opens
-      window_start_ = now;
+      meter_.open_window(now);
     }
     watchdog_->kick();
     in_flight.reset();
     return true;
   }
 
-  void note_failure(std::size_t& counter, std::string what) {
-    ++counter;
-    if (first_failure_.empty()) {
-      first_failure_ = std::move(what);
-    }
-  }
-
-  // What came back must be what was sent: the batch once, its samples' ids in place, and (when
-  // verified) the checksums the workers took.
-  void check(const Ticket& ticket, const StepOutputs& outputs) {
-    if (seen_[ticket.batch]) {
-      note_failure(lost_, fmt::format("batch {} went through the step twice", ticket.batch));
-    }
-    seen_[ticket.batch] = true;
-    for (std::size_t i = 0; i < outputs.ids.size(); ++i) {
-      if (outputs.ids[i] != sample_id(ticket.batch, i)) {
-        note_failure(lost_,
-                     fmt::format("batch {}: sample {} came back with id {}, expected {} "
-                                 "(stale or misplaced data)",
-                                 ticket.batch, i, outputs.ids[i], sample_id(ticket.batch, i)));
-        break;
-      }
-    }
-    if (!ticket.verify) {
-      return;
-    }
-    ++verified_;
-    if (outputs.sums.size() != ticket.sums.size()) {
-      note_failure(checksum_failures_,
-                   fmt::format("batch {}: the step returned no checksums", ticket.batch));
-      return;
-    }
-    for (std::size_t i = 0; i < ticket.sums.size(); ++i) {
-      if (outputs.sums[i] != ticket.sums[i]) {
-        note_failure(checksum_failures_,
-                     fmt::format("batch {}: sample {} arrived with checksum {:#x}, sent {:#x}",
-                                 ticket.batch, i, outputs.sums[i], ticket.sums[i]));
-        break;
-      }
-    }
-  }
-
-  // The watchdog's report: what every stage does, the queues and pools, and the likely culprit.
-  std::string diagnose(double idle_s) const {
-    const std::vector<StageBoard::Entry> stages = board_.snapshot();
-    std::string text = fmt::format(
-        "no batch completed for {:.1f} s (watchdog {:g} s), {} of {} "
-        "batches done; ",
-        idle_s, config_.watchdog.count(), completed_.load(), config_.batches);
-    if (const StageBoard::Entry* stuck = stuck_stage(stages)) {
-      text += fmt::format("stuck stage: '{}' ({}: {}) for {:.1f} s", stuck->name,
-                          to_string(stuck->state), stuck->detail, stuck->seconds_in_state);
-    } else {
-      text += "no stage is working: each waits on another (a deadlock)";
-    }
-    text += "; stages:";
-    for (const StageBoard::Entry& entry : stages) {
-      text += fmt::format(" {} {} ({}) {:.1f} s;", entry.name, to_string(entry.state), entry.detail,
-                          entry.seconds_in_state);
-    }
-    text += " queues:";
+  // What the watchdog reports: every stage, the queues and the pools, as they are now.
+  StallSnapshot snapshot(double idle_s) const {
+    StallSnapshot stall;
+    stall.idle_s = idle_s;
+    stall.watchdog_s = config_.watchdog.count();
+    stall.stages = board_.snapshot();
+    stall.completed = completed_.load();
+    stall.batches = config_.batches;
     if (collated_) {
-      text += fmt::format(" collated {}/{},", collated_->size(), collated_->capacity());
+      stall.collated = Occupancy{collated_->size(), collated_->capacity()};
     }
-    text += fmt::format(" ready {}/{}; free slots:", ready_.size(), ready_.capacity());
+    stall.ready = Occupancy{ready_.size(), ready_.capacity()};
     if (pageable_pool_) {
-      text += fmt::format(" pageable {}/{}", pageable_pool_->available(), pageable_pool_->size());
+      stall.pageable_free = Occupancy{pageable_pool_->available(), pageable_pool_->size()};
     }
     if (ring_pool_) {
-      text += fmt::format(" pinned {}/{}", ring_pool_->available(), ring_pool_->size());
+      stall.pinned_free = Occupancy{ring_pool_->available(), ring_pool_->size()};
     }
-    return text;
+    return stall;
   }
 
   EpochResult finish() {
     EpochResult result;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      result.end = end_.value_or(EpochEnd::completed);
-      result.message = message_;
-      result.error = error_;
-    }
+    outcome_.write_to(result);
     if (result.end != EpochEnd::completed) {
       engine_.quiesce();  // steps may still be in flight: let them finish before slots are reused
-      longest_gap_s_ = std::max(longest_gap_s_, seconds_between(last_completion_, Clock::now()));
+      meter_.ended_early(Clock::now());
     } else {
-      for (std::size_t batch = 0; batch < seen_.size(); ++batch) {
-        if (!seen_[batch]) {
-          note_failure(lost_, fmt::format("batch {} never went through the step", batch));
-        }
-      }
+      audit_.check_all_seen();
     }
     result.completed = completed_.load();
-    result.longest_gap_s = longest_gap_s_;
     if (result.completed > config_.warmup) {
       result.measured = result.completed - config_.warmup;
-      result.window_s = seconds_between(window_start_, last_completion_);
-      for (const auto& intervals : worker_busy_) {
-        result.worker_busy_s += busy_within(intervals, window_start_, last_completion_);
-      }
-      result.pin_busy_s = busy_within(pin_busy_, window_start_, last_completion_);
     }
-    result.host_wait_s = std::move(host_wait_s_);
-    result.copy_s = copy_s_;
-    result.compute_s = compute_s_;
-    result.copied_bytes = copied_bytes_;
-    result.verified = verified_;
-    result.checksum_failures = checksum_failures_;
-    result.lost_batches = lost_;
-    result.first_failure = first_failure_;
+    meter_.write_to(result, /*window_has_batches=*/result.measured > 0);
+    audit_.write_to(result);
     return result;
   }
 
@@ -514,7 +389,7 @@ class EpochRun {
   const PipelineHooks& hooks_;
   std::vector<HostBlock>& pageable_;
   std::vector<HostBlock>& ring_;
-  const std::uint64_t first_sample_;
+  const SampleIds ids_;
 
   Cancellation cancel_;
   StageBoard board_;
@@ -531,28 +406,9 @@ class EpochRun {
   std::atomic<std::size_t> workers_left_;
   std::atomic<std::size_t> completed_{0};
 
-  // Each written by one thread and read after the joins.
-  std::vector<std::vector<Interval>> worker_busy_;  // [worker]
-  std::vector<Interval> pin_busy_;
-  // The step thread's.
-  Clock::time_point start_;
-  Clock::time_point last_completion_;
-  Clock::time_point window_start_;
-  double longest_gap_s_ = 0;
-  std::vector<double> host_wait_s_;
-  double copy_s_ = 0;
-  double compute_s_ = 0;
-  std::uint64_t copied_bytes_ = 0;
-  std::vector<bool> seen_;
-  std::size_t verified_ = 0;
-  std::size_t checksum_failures_ = 0;
-  std::size_t lost_ = 0;
-  std::string first_failure_;
-
-  mutable std::mutex mutex_;  // guards the end of the epoch
-  std::optional<EpochEnd> end_;
-  std::string message_;
-  std::exception_ptr error_;
+  BatchAudit audit_;  // the step thread's; read after the joins
+  EpochMeter meter_;  // each stage's thread writes its own part; read after the joins
+  EpochOutcome outcome_;
 };
 
 }  // namespace
