@@ -13,18 +13,19 @@
 #include "harness/batch/batch_counters.hpp"
 #include "harness/batch/batch_device.hpp"
 #include "harness/batch/batch_staging.hpp"
+#include "harness/batch/pin_policy.hpp"
+#include "harness/batch/sample_set.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/host/host_copy.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/batch/pin_policy.hpp"
 #include "harness/core/pinned_fit.hpp"
 #include "harness/core/sample_series.hpp"
-#include "harness/batch/sample_set.hpp"
-#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
+#include "harness/host/host_copy.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -134,7 +135,6 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
 
 std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   for (const DeviceInfo& gpu : plan.devices) {
     for (BatchTask task : {BatchTask::train, BatchTask::predict}) {
       for (BatchLayout layout : all_batch_layouts()) {
@@ -144,20 +144,15 @@ std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
                                policy)) {
               continue;
             }
-            CaseName name("h2d/batch");
-            if (several_devices) {
-              name.add("gpu", gpu.ordinal);
-            }
-            name.add("task", std::string(to_string(task)))
-                .add("layout", std::string(to_string(layout)))
-                .add("pin", std::string(to_string(policy)))
-                .add("batch", static_cast<long long>(batch));
-            const BatchCase c{gpu.ordinal, task, layout, policy, batch};
-            BenchmarkCase bench_case;
-            bench_case.name = name.str();
-            bench_case.params = {{"gpu", gpu.ordinal}, {"batch_size", static_cast<double>(batch)}};
-            bench_case.body = [c](benchmark::State& state) { run_batch_case(c, state); };
-            cases.push_back(std::move(bench_case));
+            const std::string name = case_name_on("h2d/batch", plan, gpu)
+                                         .add("task", std::string(to_string(task)))
+                                         .add("layout", std::string(to_string(layout)))
+                                         .add("pin", std::string(to_string(policy)))
+                                         .add("batch", static_cast<long long>(batch))
+                                         .str();
+            cases.push_back(
+                make_case(name, {{"gpu", gpu.ordinal}, {"batch_size", static_cast<double>(batch)}},
+                          run_batch_case, BatchCase{gpu.ordinal, task, layout, policy, batch}));
           }
         }
       }

@@ -12,15 +12,16 @@
 #include "harness/batch/batch.hpp"
 #include "harness/batch/batch_counters.hpp"
 #include "harness/batch/batch_staging.hpp"
+#include "harness/batch/sample_set.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
-#include "harness/batch/sample_set.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -85,18 +86,13 @@ std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
   for (BatchLayout layout : all_batch_layouts()) {
     for (const CollateTarget& target : kTargets) {
       for (std::size_t batch : batch_sizes(plan.preset)) {
-        BenchmarkCase c;
-        c.name = CaseName("host/collate")
-                     .add("layout", std::string(to_string(layout)))
-                     .add("into", target.name)
-                     .add("batch", static_cast<long long>(batch))
-                     .str();
-        c.params = {{"batch_size", static_cast<double>(batch)}};
-        const PinPolicy policy = target.policy;
-        c.body = [layout, policy, batch](benchmark::State& state) {
-          run_collate_case(layout, policy, batch, state);
-        };
-        cases.push_back(std::move(c));
+        const std::string name = CaseName("host/collate")
+                                     .add("layout", std::string(to_string(layout)))
+                                     .add("into", target.name)
+                                     .add("batch", static_cast<long long>(batch))
+                                     .str();
+        cases.push_back(make_case(name, {{"batch_size", static_cast<double>(batch)}},
+                                  run_collate_case, layout, target.policy, batch));
       }
     }
   }

@@ -8,17 +8,18 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/cuda/copy_samples.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/host/fresh_pages.hpp"
-#include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/size_grid.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
+#include "harness/cuda/copy_samples.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/host/fresh_pages.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -115,16 +116,12 @@ std::vector<BenchmarkCase> memcpy_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
     for (std::size_t bytes : host_sizes(plan.preset)) {
-      BenchmarkCase c;
-      c.name = CaseName("host/memcpy")
-                   .add("threads", static_cast<long long>(threads))
-                   .add_bytes("bytes", bytes)
-                   .str();
-      c.params = {{"threads", static_cast<double>(threads)}};
-      c.body = [bytes, threads](benchmark::State& state) {
-        run_memcpy_case(bytes, threads, state);
-      };
-      cases.push_back(std::move(c));
+      const std::string name = CaseName("host/memcpy")
+                                   .add("threads", static_cast<long long>(threads))
+                                   .add_bytes("bytes", bytes)
+                                   .str();
+      cases.push_back(make_case(name, {{"threads", static_cast<double>(threads)}}, run_memcpy_case,
+                                bytes, threads));
     }
   }
   return cases;
@@ -134,15 +131,11 @@ std::vector<BenchmarkCase> first_touch_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (bool fresh : {true, false}) {
     for (std::size_t bytes : host_sizes(plan.preset)) {
-      BenchmarkCase c;
-      c.name = CaseName("host/first_touch")
-                   .add("dest", fresh ? "fresh" : "reused")
-                   .add_bytes("bytes", bytes)
-                   .str();
-      c.body = [bytes, fresh](benchmark::State& state) {
-        run_first_touch_case(bytes, fresh, state);
-      };
-      cases.push_back(std::move(c));
+      const std::string name = CaseName("host/first_touch")
+                                   .add("dest", fresh ? "fresh" : "reused")
+                                   .add_bytes("bytes", bytes)
+                                   .str();
+      cases.push_back(make_case(name, {}, run_first_touch_case, bytes, fresh));
     }
   }
   return cases;

@@ -12,15 +12,16 @@
 #include "harness/batch/batch_counters.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/host/normalize.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/host/thread_team.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/host/normalize.hpp"
+#include "harness/host/thread_team.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -66,17 +67,14 @@ std::vector<BenchmarkCase> normalize_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
     for (std::size_t batch : batch_sizes(plan.preset)) {
-      BenchmarkCase c;
-      c.name = CaseName("host/normalize")
-                   .add("threads", static_cast<long long>(threads))
-                   .add("batch", static_cast<long long>(batch))
-                   .str();
-      c.params = {{"threads", static_cast<double>(threads)},
-                  {"batch_size", static_cast<double>(batch)}};
-      c.body = [batch, threads](benchmark::State& state) {
-        run_normalize_case(batch, threads, state);
-      };
-      cases.push_back(std::move(c));
+      const std::string name = CaseName("host/normalize")
+                                   .add("threads", static_cast<long long>(threads))
+                                   .add("batch", static_cast<long long>(batch))
+                                   .str();
+      cases.push_back(make_case(
+          name,
+          {{"threads", static_cast<double>(threads)}, {"batch_size", static_cast<double>(batch)}},
+          run_normalize_case, batch, threads));
     }
   }
   return cases;

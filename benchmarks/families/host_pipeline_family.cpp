@@ -5,29 +5,29 @@
 
 #include <vector>
 
-#include "harness/suite/family.hpp"
 #include "harness/pipeline/host_step_engine.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
 #include "harness/pipeline/watchdog.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
 
 namespace h2d {
 namespace {
+
+void run_host_pipeline_case(const PipelineConfig& config, benchmark::State& state) {
+  PipelineConfig run = config;
+  run.watchdog = watchdog_timeout();
+  HostStepEngine engine(run);
+  run_pipeline_case(run, engine, /*host_only=*/true, state);
+}
 
 std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
     for (const PipelineConfig& config : pipeline_sweep(plan.preset, loop, /*host_only=*/true)) {
-      BenchmarkCase bench_case;
-      bench_case.name = pipeline_case_name("host/pipeline", config, /*with_loop=*/true);
-      bench_case.params = pipeline_params(config);
-      bench_case.body = [config](benchmark::State& state) {
-        PipelineConfig run = config;
-        run.watchdog = watchdog_timeout();
-        HostStepEngine engine(run);
-        run_pipeline_case(run, engine, /*host_only=*/true, state);
-      };
-      cases.push_back(std::move(bench_case));
+      cases.push_back(make_case(pipeline_case_name("host/pipeline", config, /*with_loop=*/true),
+                                pipeline_params(config), run_host_pipeline_case, config));
     }
   }
   return cases;

@@ -9,16 +9,17 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/cuda/copy_samples.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/cuda/host_memory.hpp"
 #include "harness/core/host_threads.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/host/ring_schedule.hpp"
 #include "harness/core/stopwatch.hpp"
-#include "harness/strategy/strategy_grids.hpp"
-#include "harness/host/thread_team.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/cuda/copy_samples.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/host/ring_schedule.hpp"
+#include "harness/host/thread_team.hpp"
+#include "harness/strategy/strategy_grids.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -75,18 +76,17 @@ void run_host_staging_case(const HostStagingPoint& point, benchmark::State& stat
 std::vector<BenchmarkCase> host_staging_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (const HostStagingPoint& point : host_staging_grid(plan.preset, usable_cores())) {
-    BenchmarkCase c;
-    c.name = CaseName("host/staging")
-                 .add_bytes("chunk", point.chunk_bytes)
-                 .add("depth", static_cast<long long>(point.depth))
-                 .add("threads", static_cast<long long>(point.threads))
-                 .add_bytes("bytes", point.bytes)
-                 .str();
-    c.params = {{"chunk_bytes", static_cast<double>(point.chunk_bytes)},
-                {"depth", static_cast<double>(point.depth)},
-                {"threads", static_cast<double>(point.threads)}};
-    c.body = [point](benchmark::State& state) { run_host_staging_case(point, state); };
-    cases.push_back(std::move(c));
+    const std::string name = CaseName("host/staging")
+                                 .add_bytes("chunk", point.chunk_bytes)
+                                 .add("depth", static_cast<long long>(point.depth))
+                                 .add("threads", static_cast<long long>(point.threads))
+                                 .add_bytes("bytes", point.bytes)
+                                 .str();
+    cases.push_back(make_case(name,
+                              {{"chunk_bytes", static_cast<double>(point.chunk_bytes)},
+                               {"depth", static_cast<double>(point.depth)},
+                               {"threads", static_cast<double>(point.threads)}},
+                              run_host_staging_case, point));
   }
   return cases;
 }

@@ -9,15 +9,16 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
+#include "harness/core/size_grid.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/core/size_grid.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -73,26 +74,19 @@ std::vector<HostKind> memory_kinds() {
 
 std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   for (const DeviceInfo& gpu : plan.devices) {
     for (Direction direction : {Direction::h2d, Direction::d2h}) {
       for (HostKind kind : memory_kinds()) {
         for (ApiMode mode : {ApiMode::sync, ApiMode::async}) {
           for (std::size_t bytes : transfer_sizes(plan.preset)) {
-            MemoryCase c{gpu.ordinal, direction, kind, mode, bytes};
-            CaseName name("h2d/memory");
-            if (several_devices) {
-              name.add("gpu", gpu.ordinal);
-            }
-            name.add("dir", std::string(to_string(direction)))
-                .add("kind", std::string(to_string(kind)))
-                .add("mode", mode == ApiMode::sync ? "sync" : "async")
-                .add_bytes("bytes", bytes);
-            BenchmarkCase bench_case;
-            bench_case.name = name.str();
-            bench_case.params = {{"gpu", gpu.ordinal}};
-            bench_case.body = [c](benchmark::State& state) { run_memory_case(c, state); };
-            cases.push_back(std::move(bench_case));
+            const std::string name = case_name_on("h2d/memory", plan, gpu)
+                                         .add("dir", std::string(to_string(direction)))
+                                         .add("kind", std::string(to_string(kind)))
+                                         .add("mode", mode == ApiMode::sync ? "sync" : "async")
+                                         .add_bytes("bytes", bytes)
+                                         .str();
+            cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_memory_case,
+                                      MemoryCase{gpu.ordinal, direction, kind, mode, bytes}));
           }
         }
       }

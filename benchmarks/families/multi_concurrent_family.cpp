@@ -24,6 +24,7 @@
 #include "harness/cuda/local_pinned_buffer.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
+#include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/suite/run_topology.hpp"
@@ -141,16 +142,13 @@ std::vector<BenchmarkCase> concurrent_cases(const RunPlan& plan) {
       continue;
     }
     for (std::size_t bytes : large_transfer_sizes(plan.preset)) {
-      const ConcurrentCase c{set.ordinals, bytes};
-      BenchmarkCase bench_case;
-      bench_case.name = CaseName("multi/h2d_concurrent")
-                            .add("gpus", ordinal_list(set.ordinals))
-                            .add("set", set.kind)
-                            .add_bytes("bytes", bytes)
-                            .str();
-      bench_case.params = {{"k", static_cast<double>(k)}};
-      bench_case.body = [c](benchmark::State& state) { run_concurrent_case(c, state); };
-      cases.push_back(std::move(bench_case));
+      const std::string name = CaseName("multi/h2d_concurrent")
+                                   .add("gpus", ordinal_list(set.ordinals))
+                                   .add("set", set.kind)
+                                   .add_bytes("bytes", bytes)
+                                   .str();
+      cases.push_back(make_case(name, {{"k", static_cast<double>(k)}}, run_concurrent_case,
+                                ConcurrentCase{set.ordinals, bytes}));
     }
   }
   if (selected.size() < 2) {

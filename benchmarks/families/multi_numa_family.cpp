@@ -18,6 +18,7 @@
 #include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/suite/run_topology.hpp"
@@ -99,21 +100,19 @@ std::vector<BenchmarkCase> numa_cases(const RunPlan& plan) {
     for (Direction direction : directions) {
       for (int node : nodes) {
         for (std::size_t bytes : large_transfer_sizes(plan.preset)) {
-          const NumaCase c{gpu.ordinal, node, direction, bytes};
-          BenchmarkCase bench_case;
-          bench_case.name = CaseName("multi/numa")
-                                .add("gpu", gpu.ordinal)
-                                .add("dir", std::string(to_string(direction)))
-                                .add("node", node)
-                                .add("placement", placement(gpu_node, node))
-                                .add_bytes("bytes", bytes)
-                                .str();
-          bench_case.params = {{"gpu", gpu.ordinal},
-                               {"node", node},
-                               {"gpu_node", gpu_node},
-                               {"local", gpu_node < 0 ? -1 : (gpu_node == node ? 1 : 0)}};
-          bench_case.body = [c](benchmark::State& state) { run_numa_case(c, state); };
-          cases.push_back(std::move(bench_case));
+          const std::string name = CaseName("multi/numa")
+                                       .add("gpu", gpu.ordinal)
+                                       .add("dir", std::string(to_string(direction)))
+                                       .add("node", node)
+                                       .add("placement", placement(gpu_node, node))
+                                       .add_bytes("bytes", bytes)
+                                       .str();
+          cases.push_back(make_case(name,
+                                    {{"gpu", gpu.ordinal},
+                                     {"node", node},
+                                     {"gpu_node", gpu_node},
+                                     {"local", gpu_node < 0 ? -1 : (gpu_node == node ? 1 : 0)}},
+                                    run_numa_case, NumaCase{gpu.ordinal, node, direction, bytes}));
         }
       }
     }

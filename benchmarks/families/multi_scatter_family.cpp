@@ -33,6 +33,7 @@
 #include "harness/cuda/stream.hpp"
 #include "harness/host/thread_team.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
+#include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/suite/run_topology.hpp"
@@ -278,18 +279,14 @@ std::vector<BenchmarkCase> scatter_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (Route route : {Route::direct, Route::via_gpu0}) {
     for (std::size_t batch : large_transfer_sizes(plan.preset)) {
-      const ScatterCase c{selected, batch, route};
-      BenchmarkCase bench_case;
-      bench_case.name = CaseName("multi/scatter")
-                            .add("gpus", ordinal_list(selected))
-                            .add("route", route == Route::direct ? "direct" : "via_gpu0")
-                            .add_bytes("batch", batch)
-                            .str();
-      bench_case.params = {{"k", static_cast<double>(selected.size())}};
-      bench_case.body = [c](benchmark::State& state) {
-        c.route == Route::direct ? run_direct(c, state) : run_via_first_gpu(c, state);
-      };
-      cases.push_back(std::move(bench_case));
+      const std::string name = CaseName("multi/scatter")
+                                   .add("gpus", ordinal_list(selected))
+                                   .add("route", route == Route::direct ? "direct" : "via_gpu0")
+                                   .add_bytes("batch", batch)
+                                   .str();
+      cases.push_back(make_case(name, {{"k", static_cast<double>(selected.size())}},
+                                route == Route::direct ? run_direct : run_via_first_gpu,
+                                ScatterCase{selected, batch, route}));
     }
   }
   return cases;

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,21 +14,22 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/pow2_rounding.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/strategy/pinned_cache.hpp"
-#include "harness/core/pow2_rounding.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/pinned_cache.hpp"
 #include "harness/strategy/staged_copy.hpp"
-#include "harness/core/statistics.hpp"
-#include "harness/core/stopwatch.hpp"
 #include "harness/strategy/strategy_grids.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -191,27 +193,22 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
 
 std::vector<BenchmarkCase> pin_cost_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   for (const DeviceInfo& gpu : plan.devices) {
     for (PinOp op : {PinOp::malloc_host, PinOp::host_alloc_wc, PinOp::host_register,
                      PinOp::cache_miss, PinOp::cache_hit}) {
       const std::vector<std::size_t> sizes =
           is_cache_op(op) ? cached_request_sizes(plan.preset) : pin_cost_sizes(plan.preset);
       for (std::size_t bytes : sizes) {
-        PinCostCase c{gpu.ordinal, op, bytes};
-        CaseName name("h2d/pin_cost");
-        if (several_devices) {
-          name.add("gpu", gpu.ordinal);
-        }
-        name.add("op", op_name(op)).add_bytes("bytes", bytes);
-        BenchmarkCase bench_case;
-        bench_case.name = name.str();
-        bench_case.params = {{"gpu", gpu.ordinal}};
+        const std::string name = case_name_on("h2d/pin_cost", plan, gpu)
+                                     .add("op", op_name(op))
+                                     .add_bytes("bytes", bytes)
+                                     .str();
+        std::map<std::string, double> params = {{"gpu", gpu.ordinal}};
         if (is_cache_op(op)) {
-          bench_case.params["rounding_waste_pct"] = rounding_waste_pct(bytes);
+          params["rounding_waste_pct"] = rounding_waste_pct(bytes);
         }
-        bench_case.body = [c](benchmark::State& state) { run_pin_cost_case(c, state); };
-        cases.push_back(std::move(bench_case));
+        cases.push_back(make_case(name, std::move(params), run_pin_cost_case,
+                                  PinCostCase{gpu.ordinal, op, bytes}));
       }
     }
   }

@@ -3,41 +3,42 @@
 // the step on a compute stream (predict also copies outputs back and checks them), ordered with
 // events. The verdict says what limits the loop: the CPU workers, the bus, or the GPU step.
 
+#include <map>
 #include <string>
 #include <vector>
 
-#include "harness/suite/family.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/pipeline/gpu/gpu_step_engine.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
-#include "harness/cuda/scoped_device.hpp"
 #include "harness/pipeline/watchdog.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
 
 namespace h2d {
 namespace {
+
+void run_gpu_pipeline_case(const PipelineConfig& config, int device, benchmark::State& state) {
+  PipelineConfig run = config;
+  run.watchdog = watchdog_timeout();
+  ScopedDevice on(device);
+  GpuStepEngine engine(device, run);
+  run_pipeline_case(run, engine, /*host_only=*/false, state);
+}
 
 std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
   const std::string family = loop == LoopKind::train ? "pipeline/train" : "pipeline/predict";
   std::vector<BenchmarkCase> cases;
   for (const DeviceInfo& gpu : plan.devices) {
     for (const PipelineConfig& config : pipeline_sweep(plan.preset, loop, /*host_only=*/false)) {
-      BenchmarkCase bench_case;
       std::string name = pipeline_case_name(family, config, /*with_loop=*/false);
       if (plan.devices.size() > 1) {
         name.insert(family.size(), "/gpu=" + std::to_string(gpu.ordinal));
       }
-      bench_case.name = name;
-      bench_case.params = pipeline_params(config);
-      bench_case.params["gpu"] = gpu.ordinal;
-      const int device = gpu.ordinal;
-      bench_case.body = [config, device](benchmark::State& state) {
-        PipelineConfig run = config;
-        run.watchdog = watchdog_timeout();
-        ScopedDevice on(device);
-        GpuStepEngine engine(device, run);
-        run_pipeline_case(run, engine, /*host_only=*/false, state);
-      };
-      cases.push_back(std::move(bench_case));
+      std::map<std::string, double> params = pipeline_params(config);
+      params["gpu"] = gpu.ordinal;
+      cases.push_back(make_case(std::move(name), std::move(params), run_gpu_pipeline_case, config,
+                                gpu.ordinal));
     }
   }
   return cases;

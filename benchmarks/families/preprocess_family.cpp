@@ -16,22 +16,23 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/pinned_fit.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/core/host_threads.hpp"
-#include "harness/host/normalize.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/core/pinned_fit.hpp"
-#include "harness/core/sample_series.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/core/stopwatch.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
+#include "harness/host/normalize.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "kernels/normalize.cuh"
 
 namespace h2d {
@@ -175,27 +176,22 @@ std::vector<HostKind> preprocess_kinds(Preset preset) {
 
 std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   const std::size_t threads = usable_cores();
   for (const DeviceInfo& gpu : plan.devices) {
     for (Where where : {Where::cpu, Where::gpu}) {
       for (HostKind kind : preprocess_kinds(plan.preset)) {
         for (std::size_t batch : batch_sizes(plan.preset)) {
-          CaseName name("h2d/preprocess");
-          if (several_devices) {
-            name.add("gpu", gpu.ordinal);
-          }
-          name.add("where", where == Where::cpu ? "cpu" : "gpu")
-              .add("mem", std::string(to_string(kind)))
-              .add("batch", static_cast<long long>(batch));
-          const PreprocessCase c{gpu.ordinal, where, kind, batch, threads};
-          BenchmarkCase bench_case;
-          bench_case.name = name.str();
-          bench_case.params = {{"gpu", gpu.ordinal},
-                               {"batch_size", static_cast<double>(batch)},
-                               {"threads", static_cast<double>(threads)}};
-          bench_case.body = [c](benchmark::State& state) { run_preprocess_case(c, state); };
-          cases.push_back(std::move(bench_case));
+          const std::string name = case_name_on("h2d/preprocess", plan, gpu)
+                                       .add("where", where == Where::cpu ? "cpu" : "gpu")
+                                       .add("mem", std::string(to_string(kind)))
+                                       .add("batch", static_cast<long long>(batch))
+                                       .str();
+          cases.push_back(make_case(name,
+                                    {{"gpu", gpu.ordinal},
+                                     {"batch_size", static_cast<double>(batch)},
+                                     {"threads", static_cast<double>(threads)}},
+                                    run_preprocess_case,
+                                    PreprocessCase{gpu.ordinal, where, kind, batch, threads}));
         }
       }
     }

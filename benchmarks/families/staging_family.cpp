@@ -7,31 +7,33 @@
 
 #include <cuda_runtime_api.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/strategy/bounce_ring.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
-#include "harness/core/host_threads.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 #include "harness/strategy/staged_copy.hpp"
-#include "harness/core/statistics.hpp"
-#include "harness/core/stopwatch.hpp"
 #include "harness/strategy/strategy_grids.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -180,42 +182,35 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
   }
 }
 
-BenchmarkCase make_case(const DeviceInfo& gpu, bool several_devices, const StagingCase& c) {
-  CaseName name("h2d/staging");
-  if (several_devices) {
-    name.add("gpu", gpu.ordinal);
-  }
+BenchmarkCase staging_case(const RunPlan& plan, const DeviceInfo& gpu, const StagingCase& c) {
+  CaseName name = case_name_on("h2d/staging", plan, gpu);
   name.add("strategy", strategy_name(c.strategy));
-  BenchmarkCase bench_case;
-  bench_case.params = {{"gpu", gpu.ordinal}};
+  std::map<std::string, double> params = {{"gpu", gpu.ordinal}};
   if (c.strategy == Strategy::bounce_ring) {
     name.add_bytes("chunk", c.ring.chunk_bytes)
         .add("depth", static_cast<long long>(c.ring.depth))
         .add("threads", static_cast<long long>(c.ring.threads));
-    bench_case.params["chunk_bytes"] = static_cast<double>(c.ring.chunk_bytes);
-    bench_case.params["depth"] = static_cast<double>(c.ring.depth);
-    bench_case.params["threads"] = static_cast<double>(c.ring.threads);
+    params["chunk_bytes"] = static_cast<double>(c.ring.chunk_bytes);
+    params["depth"] = static_cast<double>(c.ring.depth);
+    params["threads"] = static_cast<double>(c.ring.threads);
   }
   name.add_bytes("bytes", c.bytes);
-  bench_case.name = name.str();
-  bench_case.body = [c](benchmark::State& state) { run_staging_case(c, state); };
-  return bench_case;
+  return make_case(name.str(), std::move(params), run_staging_case, c);
 }
 
 std::vector<BenchmarkCase> staging_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   const std::vector<BounceRingConfig> rings = ring_configs(plan.preset, usable_cores());
   for (const DeviceInfo& gpu : plan.devices) {
     for (std::size_t bytes : staging_sizes(plan.preset)) {
       for (Strategy strategy : {Strategy::driver, Strategy::pin_then_copy, Strategy::register_each,
                                 Strategy::register_once}) {
-        cases.push_back(make_case(gpu, several_devices, {gpu.ordinal, strategy, bytes, {}}));
+        cases.push_back(staging_case(plan, gpu, {gpu.ordinal, strategy, bytes, {}}));
       }
       for (const BounceRingConfig& ring : rings) {
         if (ring_fits(ring, bytes)) {
           cases.push_back(
-              make_case(gpu, several_devices, {gpu.ordinal, Strategy::bounce_ring, bytes, ring}));
+              staging_case(plan, gpu, {gpu.ordinal, Strategy::bounce_ring, bytes, ring}));
         }
       }
     }

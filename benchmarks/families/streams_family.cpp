@@ -13,20 +13,21 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/host/chunk_plan.hpp"
+#include "harness/core/overlap.hpp"
+#include "harness/core/statistics.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/latched_streams.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/core/overlap.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/core/statistics.hpp"
+#include "harness/host/chunk_plan.hpp"
 #include "harness/strategy/strategy_grids.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "kernels/busy.cuh"
 
 namespace h2d {
@@ -194,24 +195,18 @@ void run_streams_case(const StreamsCase& c, benchmark::State& state) {
 
 std::vector<BenchmarkCase> streams_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   for (const DeviceInfo& gpu : plan.devices) {
     for (Variant variant : {Variant::copy, Variant::copy_compute, Variant::copy_compute_d2h}) {
       for (std::size_t streams : stream_counts(plan.preset)) {
         for (std::size_t bytes : streams_sizes(plan.preset)) {
-          StreamsCase c{gpu, variant, streams, bytes};
-          CaseName name("h2d/streams");
-          if (several_devices) {
-            name.add("gpu", gpu.ordinal);
-          }
-          name.add("work", variant_name(variant))
-              .add("streams", static_cast<long long>(streams))
-              .add_bytes("bytes", bytes);
-          BenchmarkCase bench_case;
-          bench_case.name = name.str();
-          bench_case.params = {{"gpu", gpu.ordinal}, {"streams", static_cast<double>(streams)}};
-          bench_case.body = [c](benchmark::State& state) { run_streams_case(c, state); };
-          cases.push_back(std::move(bench_case));
+          const std::string name = case_name_on("h2d/streams", plan, gpu)
+                                       .add("work", variant_name(variant))
+                                       .add("streams", static_cast<long long>(streams))
+                                       .add_bytes("bytes", bytes)
+                                       .str();
+          cases.push_back(
+              make_case(name, {{"gpu", gpu.ordinal}, {"streams", static_cast<double>(streams)}},
+                        run_streams_case, StreamsCase{gpu, variant, streams, bytes}));
         }
       }
     }

@@ -11,17 +11,18 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/latched_streams.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/strategy/strategy_grids.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "kernels/zero_copy_read.cuh"
 
 namespace h2d {
@@ -95,24 +96,18 @@ void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state) {
 
 std::vector<BenchmarkCase> zero_copy_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  const bool several_devices = plan.devices.size() > 1;
   for (const DeviceInfo& gpu : plan.devices) {
     for (bool mapped : {true, false}) {
       if (mapped && !gpu.can_map_host_memory) {
         continue;  // the device cannot address host memory: no zero-copy to measure
       }
       for (std::size_t bytes : zero_copy_sizes(plan.preset)) {
-        ZeroCopyCase c{gpu.ordinal, mapped, bytes};
-        CaseName name("h2d/zero_copy");
-        if (several_devices) {
-          name.add("gpu", gpu.ordinal);
-        }
-        name.add("path", mapped ? "mapped" : "copy").add_bytes("bytes", bytes);
-        BenchmarkCase bench_case;
-        bench_case.name = name.str();
-        bench_case.params = {{"gpu", gpu.ordinal}};
-        bench_case.body = [c](benchmark::State& state) { run_zero_copy_case(c, state); };
-        cases.push_back(std::move(bench_case));
+        const std::string name = case_name_on("h2d/zero_copy", plan, gpu)
+                                     .add("path", mapped ? "mapped" : "copy")
+                                     .add_bytes("bytes", bytes)
+                                     .str();
+        cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_zero_copy_case,
+                                  ZeroCopyCase{gpu.ordinal, mapped, bytes}));
       }
     }
   }

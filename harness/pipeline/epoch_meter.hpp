@@ -1,0 +1,56 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/step_engine.hpp"
+
+namespace h2d {
+
+// The times an epoch's result is made of. The window runs from the completion of the last
+// warm-up batch (the start, without warm-up) to the last completion; busy times count only inside
+// it. Each worker and the pin thread write their own intervals, the step thread the rest, and the
+// result is read after they joined, so nothing here needs a lock.
+class EpochMeter {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit EpochMeter(std::size_t workers);
+
+  // Before any stage's thread starts.
+  void start(Clock::time_point now);
+  void worker_busy(std::size_t worker, Clock::time_point from, Clock::time_point to);
+  void pin_busy(Clock::time_point from, Clock::time_point to);
+  // A measured step waited from `from` to `to` for its batch.
+  void host_wait(Clock::time_point from, Clock::time_point to);
+  // A step completed at `now`; a measured one (after warm-up) adds its copy, compute and bytes.
+  void step_completed(Clock::time_point now, const StepOutputs& outputs, bool measured,
+                      std::uint64_t bytes);
+  // The last warm-up step completed at `now`.
+  void open_window(Clock::time_point now);
+  // The epoch ended early at `now`: the time since the last completion is a gap too.
+  void ended_early(Clock::time_point now);
+
+  // longest_gap_s, host_wait_s, copy_s, compute_s, copied_bytes; and, when `window_has_batches`,
+  // window_s, worker_busy_s and pin_busy_s. Moves the host waits out.
+  void write_to(EpochResult& result, bool window_has_batches);
+
+ private:
+  using Interval = std::pair<Clock::time_point, Clock::time_point>;
+
+  std::vector<std::vector<Interval>> worker_busy_;  // [worker]
+  std::vector<Interval> pin_busy_;
+  Clock::time_point last_completion_;
+  Clock::time_point window_start_;
+  double longest_gap_s_ = 0;
+  std::vector<double> host_wait_s_;
+  double copy_s_ = 0;
+  double compute_s_ = 0;
+  std::uint64_t copied_bytes_ = 0;
+};
+
+}  // namespace h2d

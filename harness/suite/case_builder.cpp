@@ -1,0 +1,13 @@
+#include "harness/suite/case_builder.hpp"
+
+namespace h2d {
+
+CaseName case_name_on(const std::string& family, const RunPlan& plan, const DeviceInfo& gpu) {
+  CaseName name(family);
+  if (plan.devices.size() > 1) {
+    name.add("gpu", gpu.ordinal);
+  }
+  return name;
+}
+
+}  // namespace h2d
