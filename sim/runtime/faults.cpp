@@ -17,6 +17,12 @@ constexpr const char* kGrammar =
 constexpr std::array<std::string_view, 5> kCopyFunctions = {
     "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpyPeerAsync", "cudaMemsetAsync"};
 
+// Every function that counts its calls for H2D_SIM_FAULTS (the others could never fire).
+constexpr std::array<std::string_view, 7> kFaultableFunctions = {
+    "cudaMalloc",    "cudaFree",         "cudaMallocHost",
+    "cudaHostAlloc", "cudaHostRegister", "cudaStreamCreateWithFlags",
+    "cudaMemset"};
+
 [[noreturn]] void reject(const std::string& text, const std::string& rule, const std::string& why) {
   throw ConfigError("H2D_SIM_FAULTS", text, "rule '" + rule + "' " + why + "; " + kGrammar);
 }
@@ -37,9 +43,16 @@ void parse_target(const std::string& text, const std::string& rule, const std::s
     reject(text, rule, "has no TARGET#N");
   }
   out.target = part.substr(0, hash);
-  const bool cuda_function = out.target.size() > 4 && out.target.substr(0, 4) == "cuda";
-  if (!cuda_function && !is_kernel(out.target)) {
-    reject(text, rule, "names '" + out.target + "', neither a cuda* function nor kernel:NAME");
+  const bool faultable =
+      is_copy(out.target) || std::find(kFaultableFunctions.begin(), kFaultableFunctions.end(),
+                                       out.target) != kFaultableFunctions.end();
+  if (!faultable && !is_kernel(out.target)) {
+    reject(text, rule,
+           "names '" + out.target +
+               "', not kernel:NAME nor a function the sim injects into (cudaMalloc, cudaFree, "
+               "cudaMallocHost, cudaHostAlloc, cudaHostRegister, cudaStreamCreateWithFlags, "
+               "cudaMemcpy, cudaMemcpyAsync, cudaMemcpy2DAsync, cudaMemcpyPeerAsync, cudaMemset, "
+               "cudaMemsetAsync)");
   }
   const std::string number = part.substr(hash + 1);
   if (number.empty() || !std::all_of(number.begin(), number.end(), ::isdigit) ||

@@ -103,7 +103,7 @@ TEST(SimFaults, BadRulesAreOneLineNamingTheVariable) {
        {"cudaMalloc#0=cudaErrorMemoryAllocation", "cudaMalloc#3=cudaErrorNoSuchThing",
         "cudaMalloc=cudaErrorMemoryAllocation", "corrupt=cudaMalloc#1", "stall=cudaMemcpy#1",
         "stall=cudaMemcpy#1:5 parsecs", "malloc#1=cudaErrorMemoryAllocation", "x", ",",
-        "cudaMalloc#1=cudaSuccess"}) {
+        "cudaMalloc#1=cudaSuccess", "cudaMallocc#1=cudaErrorMemoryAllocation"}) {
     try {
       parse_faults(bad);
       ADD_FAILURE() << bad << " was accepted";

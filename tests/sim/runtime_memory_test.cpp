@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -139,6 +140,7 @@ TEST(SimPeers, PeerAccessOnlyWhereConfiguredAndStagedCopiesHoldTheCaller) {
   void* on2 = nullptr;
   ASSERT_EQ(cudaMalloc(&on0, 4 * kMiB), cudaSuccess);
   ASSERT_EQ(cudaMemset(on0, 5, 4 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // device 2's stream does not wait for it
   ASSERT_EQ(cudaSetDevice(2), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&on2, 4 * kMiB), cudaSuccess);
   ASSERT_EQ(cudaMemcpyPeerAsync(on2, 2, on0, 0, 4 * kMiB, nullptr), cudaSuccess);
@@ -214,12 +216,22 @@ TEST(SimUplinks, GpusBehindOneSwitchShareItsUplink) {
     ASSERT_EQ(cudaEventCreate(&start[d]), cudaSuccess);
     ASSERT_EQ(cudaEventCreate(&stop[d]), cudaSuccess);
   }
+  // Both copies start together: each device's stream is held until one release.
+  std::atomic<bool> release{false};
   for (int d = 0; d < 2; ++d) {
     cudaSetDevice(d);
+    ASSERT_EQ(enqueue_kernel(nullptr, "hold",
+                             [&release] {
+                               while (!release) {
+                                 std::this_thread::sleep_for(std::chrono::microseconds(50));
+                               }
+                             }),
+              cudaSuccess);
     ASSERT_EQ(cudaEventRecord(start[d], nullptr), cudaSuccess);
     ASSERT_EQ(cudaMemcpyAsync(dev[d], host, kBytes, cudaMemcpyHostToDevice, nullptr), cudaSuccess);
     ASSERT_EQ(cudaEventRecord(stop[d], nullptr), cudaSuccess);
   }
+  release = true;
   for (int d = 0; d < 2; ++d) {
     cudaSetDevice(d);
     ASSERT_EQ(cudaEventSynchronize(stop[d]), cudaSuccess);
