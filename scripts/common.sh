@@ -33,6 +33,14 @@ h2d_preset() {
   fi
 }
 
+# Rebuilds are cheap with ccache where it is installed: the compiler runs only for what changed.
+# CCACHE_BASEDIR makes the cache independent of where the checkout lives (paths become relative),
+# so a fresh clone reuses what another clone on the same machine compiled.
+if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$h2d_root}"
+fi
+
 # Configures and builds, saying what it does: the first configure checks the CUDA compiler and
 # takes a while; ninja then numbers the build steps it runs ([done/total]).
 h2d_build() {
