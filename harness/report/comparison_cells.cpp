@@ -19,7 +19,7 @@ std::string value_text(const ComparedCell& cell) {
   }
   std::string text = short_number(*cell.value);
   if (cell.cv_pct) {
-    text += fmt::format(" ±{:.0f}%", *cell.cv_pct);
+    text += " ±" + percent_text(*cell.cv_pct, 0);
   }
   return text;
 }
