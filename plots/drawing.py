@@ -8,9 +8,14 @@ from report_reading import size_label
 
 
 class Skip(Exception):
-    """A figure whose families are absent: skipped with this note."""
+    """A figure that cannot be drawn from these reports: skipped with this note."""
 
 
+# What one figure can show legibly (and matplotlib can lay out in seconds): a report of 100k
+# families or series skips the figure with a note instead of drawing for minutes.
+MAX_PANELS = 16
+MAX_SERIES = 64
+MAX_BARS = 200
 
 STYLES = ["-", "--", ":", "-."]
 MARKERS = ["o", "s", "^", "D", "v", "P"]
@@ -42,6 +47,9 @@ def machines_title(reports):
 
 
 def new_figure(panels, title, reports):
+    if panels > MAX_PANELS:
+        raise Skip(f"{panels} panels, more than the {MAX_PANELS} a figure shows; filter the "
+                   "reports")
     import matplotlib.pyplot as plt
     columns = min(panels, 2)
     rows = math.ceil(panels / columns)
@@ -71,6 +79,9 @@ def draw_lines(ax, reports, select, x_key, exclude, metric, palette, x_of=None):
             if x is None or y is None:
                 continue
             groups.setdefault(series_name(case, exclude), []).append((x, y))
+        if len(groups) > MAX_SERIES:
+            raise Skip(f"{len(groups)} series in one panel, more than the {MAX_SERIES} it shows; "
+                       "filter the reports")
         for series, points in groups.items():
             points.sort()
             label = series if len(reports) == 1 else f"{series} [{chr(65 + index)}]"

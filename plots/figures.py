@@ -3,7 +3,7 @@ when the reports hold nothing for it."""
 
 from collections import OrderedDict
 
-from drawing import (MARKERS, STYLES, Palette, Skip, all_cases, count_axis, draw_ceilings,
+from drawing import (MARKERS, MAX_BARS, MAX_PANELS, MAX_SERIES, STYLES, Palette, Skip, all_cases, count_axis, draw_ceilings,
                      draw_lines, finish, in_family, machines_title, new_figure, size_axis)
 from report_reading import primary_metric
 
@@ -50,6 +50,9 @@ def fig_pinned_pageable_ratio(reports):
                 name = " ".join(f"{k}={v}" for k, v in params.items() if k != "bytes")
                 ratio = pair["pinned"].median("GB_per_s") / pair["pageable"].median("GB_per_s")
                 series.setdefault(name, []).append((pair["pinned"].number("bytes"), ratio))
+        if len(series) > MAX_SERIES:
+            raise Skip(f"{len(series)} pinned/pageable series, more than the {MAX_SERIES} a "
+                       "panel shows; filter the reports")
         for name, points in series.items():
             points = sorted(p for p in points if p[0] is not None)
             label = name if len(reports) == 1 else f"{name} [{chr(65 + index)}]"
@@ -87,10 +90,14 @@ def _sweep_figure(reports, key_names, title, xlabel, skip_note, exclude_extra=()
     cases = all_cases(reports, lambda c: key_of(c) is not None)
     if not cases:
         raise Skip(skip_note)
-    families = list(OrderedDict.fromkeys(c.family for c in cases))
+    members_of = OrderedDict()  # one pass: 100k families must not be 100k scans
+    for case in cases:
+        members_of.setdefault(case.family, []).append(case)
+    if len(members_of) > MAX_PANELS:
+        raise Skip(f"{len(members_of)} families, more than the {MAX_PANELS} panels a figure "
+                   "shows; filter the reports")
     panels = []
-    for family in families:
-        members = [c for c in cases if c.family == family]
+    for family, members in members_of.items():
         metric, unit, _higher = primary_metric(members)
         panels.append((family, metric, unit))
         if extra_metric_hint:
@@ -99,7 +106,7 @@ def _sweep_figure(reports, key_names, title, xlabel, skip_note, exclude_extra=()
     fig, axes = new_figure(len(panels), title, reports)
     palette = Palette()
     for ax, (family, metric, unit) in zip(axes, panels):
-        members = [c for c in cases if c.family == family]
+        members = members_of[family]
         largest = _largest_size_only(members)
         key = key_of(members[0])
         select = lambda c, f=family, l=largest: c.family == f and key_of(c) and l(c)  # noqa: E731
@@ -118,7 +125,8 @@ def _draw_ideal(ax, reports, select, key, metric):
     for report in reports[:1]:
         points = sorted((c.number(key), c.median(metric)) for c in report.family_cases(select)
                         if c.median(metric) is not None)
-        if len(points) >= 2:
+        points = [p for p in points if p[0] is not None]
+        if len(points) >= 2 and points[0][0] > 0:  # gpus=0 has no linear scaling to draw
             x0, y0 = points[0]
             xs = sorted({p[0] for p in points})
             ax.plot(xs, [y0 * x / x0 for x in xs], color="gray", linestyle=":",
@@ -170,6 +178,9 @@ def fig_pipeline_throughput(reports):
         raise Skip("no pipeline/* cases (those families need a GPU)")
     metric, unit, _ = primary_metric(cases)
     names = list(OrderedDict.fromkeys(c.name for c in cases))
+    if len(names) > MAX_BARS:
+        raise Skip(f"{len(names)} pipeline cases, more than the {MAX_BARS} bars it shows; filter "
+                   "the reports")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(10, 1.2 + 0.35 * len(names) * max(1, len(reports))))
     fig.suptitle(f"Data-loader pipeline throughput\n{machines_title(reports)}", fontsize=11)

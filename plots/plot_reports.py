@@ -15,6 +15,7 @@ import argparse
 import importlib.util
 import os
 import sys
+import warnings
 from collections import OrderedDict
 
 from drawing import Skip
@@ -22,35 +23,42 @@ from figures import FIGURES
 from report_reading import ReportError, load_report
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 1
 
 
 def build_figures(reports):
     """name -> matplotlib Figure for every figure that can be drawn; notes for the others."""
+    import matplotlib.pyplot as plt
     figures, notes = OrderedDict(), []
     for name, draw in FIGURES.items():
+        before = set(plt.get_fignums())
         try:
-            fig = draw(reports)
+            with warnings.catch_warnings():
+                # matplotlib's warnings about degenerate axes: the note below says it once.
+                warnings.simplefilter("ignore")
+                fig = draw(reports)
+                fig.tight_layout()
         except Skip as why:
             notes.append(f"skipped {name}: {why}")
-            continue
-        try:
-            fig.tight_layout()
         except _LAYOUT_ERRORS as error:
-            import matplotlib.pyplot as plt
-            plt.close(fig)
             notes.append(f"skipped {name}: {_layout_failure(error)}")
+        else:
+            figures[name] = fig
             continue
-        figures[name] = fig
+        for number in set(plt.get_fignums()) - before:  # what the failed figure left open
+            plt.close(number)
     return figures, notes
 
 
-# Values matplotlib cannot lay out (a hand-edited 1e308 GB/s) raise from deep inside it: they
-# become a note naming the figure, not a traceback.
-_LAYOUT_ERRORS = (ValueError, IndexError, OverflowError)
+# Values matplotlib cannot lay out (a hand-edited 1e308 GB/s; degenerate axes, where numpy finds
+# a singular matrix) raise from deep inside it: they become a note naming the figure, not a
+# traceback. LinAlgError is a ValueError; ArithmeticError covers overflow and division by zero.
+_LAYOUT_ERRORS = (ValueError, IndexError, ArithmeticError, TypeError, KeyError)
 
 
 def _layout_failure(error):
-    return (f"matplotlib could not draw it ({type(error).__name__}: {error}); are the values in "
+    return (f"matplotlib could not draw it ({type(error).__name__}: {str(error)[:200]}); are the "
+            "values in "
             "the reports sane?")
 
 
@@ -60,7 +68,9 @@ def _save(fig, name, out_dir, formats):
     for fmt in formats:
         path = os.path.join(out_dir, f"{name}.{fmt}")
         try:
-            fig.savefig(path, dpi=120)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fig.savefig(path, dpi=120)
         except OSError as error:
             raise ReportError(f"-o '{out_dir}': cannot write {path}: {error.strerror}") from None
         except _LAYOUT_ERRORS as error:
@@ -118,6 +128,10 @@ def main(argv=None):
     except ReportError as error:
         print(f"plot_reports: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception as error:  # noqa: BLE001 - a bug of ours: one line, never a traceback
+        print(f"plot_reports: internal error: {type(error).__name__}: {error} (please report it "
+              "with the reports)", file=sys.stderr)
+        return EXIT_INTERNAL
     for note in notes:
         print(f"note: {note}")
     for path in written:

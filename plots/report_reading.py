@@ -14,7 +14,14 @@ import statistics
 from collections import OrderedDict
 
 REPORT_SCHEMA = 1  # harness/report/report_file.hpp kReportSchema
-MAX_REPORT_CHARS = 1 << 30  # far beyond any real report (and /dev/zero never ends)
+# The limits a report must stay within: the same as harness/report/report_file.hpp (README
+# "Input limits"), far beyond any real report.
+MAX_REPORT_BYTES = 64 << 20
+MAX_DEPTH = 64
+MAX_STRING_CHARS = 64 << 10
+MAX_ENTRIES = 250000
+MAX_NAME_CHARS = 1024
+MAX_GPU_KINDS = 8
 
 
 class ReportError(Exception):
@@ -83,50 +90,138 @@ class Case:
         if text is None:
             return None
         try:
-            return float(text)
+            value = float(text)
         except ValueError:
-            return parse_size(text)
+            value = parse_size(text)
+        # "gpus=nan", "bytes=1e400" in a hand-edited name: not a position on an axis.
+        return value if value is not None and math.isfinite(value) else None
 
 
 def _time_scale(unit):
+    if not isinstance(unit, str):
+        return 1.0  # as harness/report/report_cases.cpp: GB's default, microseconds
     return {"ns": 1e-3, "ms": 1e3, "s": 1e6}.get(unit, 1.0)
 
 
-def load_report(path):
-    """Reads and checks one report; raises ReportError naming the file and the problem."""
-    if not os.path.exists(path):
-        raise ReportError(f"report '{path}': no such file")
-    if os.path.isdir(path):
-        raise ReportError(f"report '{path}': is a folder, not a report file")
-    mode = os.stat(path).st_mode
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
-        raise ReportError(f"report '{path}': is a device or socket, not a report file")
+def _read_bounded(path):
+    """The file's bytes within MAX_REPORT_BYTES; its type and size are checked before reading."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(MAX_REPORT_CHARS + 1)
+        # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise ReportError(f"report '{path}': no such file") from None
     except OSError as error:
-        raise ReportError(f"report '{path}': cannot read: {error.strerror}") from None
-    if len(text) > MAX_REPORT_CHARS:
-        raise ReportError(f"report '{path}': larger than 1 GiB, not an h2dbench report")
+        raise ReportError(f"report '{path}': cannot open: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ReportError(f"report '{path}' is a folder; give a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ReportError(f"report '{path}' is a device, pipe or socket, not a file; save it "
+                              "to a file first")
+        if info.st_size > MAX_REPORT_BYTES:
+            raise ReportError(_too_large(path))
+        try:
+            data = handle.read(MAX_REPORT_BYTES + 1)
+        except OSError as error:
+            raise ReportError(f"report '{path}': cannot read: {error.strerror}") from None
+    if len(data) > MAX_REPORT_BYTES:
+        raise ReportError(_too_large(path))
+    return data
+
+
+def _too_large(path):
+    return f"report '{path}' is larger than {MAX_REPORT_BYTES >> 20} MiB, the most h2dbench reads"
+
+
+class _LimitError(Exception):
+    """A report beyond LIMITS while parsing (the message says which)."""
+
+
+def _bounded_float(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise _LimitError(f"number {text[:64]} is beyond the range of a double (about 1.8e308)")
+    return value
+
+
+def _bounded_int(text):
+    if len(text) > 309:  # beyond a double's range, and Python's int() refuses 4300+ digits
+        raise _LimitError(f"number {text[:64]}... is beyond the range of a double (about 1.8e308)")
+    return int(text)
+
+
+def _refuse_constant(token):
+    raise _LimitError(f"{token} is not a JSON number")
+
+
+def _check_shape(doc):
+    """Depth and string lengths, walked with an explicit stack (no recursion over the input)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if len(value) > MAX_STRING_CHARS:
+                raise _LimitError(f"a string of {len(value)} characters (at most "
+                                  f"{MAX_STRING_CHARS})")
+            continue
+        if isinstance(value, dict):
+            children = list(value.keys()) + list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise _LimitError(f"nested deeper than {MAX_DEPTH} levels of arrays and objects")
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _check_entries(path, benchmarks):
+    if len(benchmarks) > MAX_ENTRIES:
+        raise ReportError(f"report '{path}': 'benchmarks' has {len(benchmarks)} entries; a report "
+                          f"has at most {MAX_ENTRIES}")
+    for index, entry in enumerate(benchmarks):
+        if not isinstance(entry, dict):
+            continue
+        for key in ("name", "run_name"):
+            name = entry.get(key)
+            if isinstance(name, str) and len(name) > MAX_NAME_CHARS:
+                raise ReportError(f"report '{path}': benchmarks[{index}].{key} is {len(name)} "
+                                  f"characters; a case name has at most {MAX_NAME_CHARS}")
+
+
+def load_report(path):
+    """Reads and checks one report; raises ReportError naming the file, the problem and, for a
+    limit, where it is and the limit."""
+    text = _read_bounded(path).decode("utf-8", errors="replace")
     if not text.strip():
         raise ReportError(f"report '{path}': the file is empty")
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_float=_bounded_float, parse_int=_bounded_int,
+                         parse_constant=_refuse_constant)
+        _check_shape(doc)
     except json.JSONDecodeError as error:
         raise ReportError(f"report '{path}': not valid JSON, perhaps truncated ({error})") from None
-    except RecursionError:
-        raise ReportError(f"report '{path}': JSON nested too deeply to be a report") from None
+    except (_LimitError, RecursionError) as error:
+        reason = str(error) if isinstance(error, _LimitError) else \
+            f"nested deeper than {MAX_DEPTH} levels of arrays and objects"
+        raise ReportError(f"report '{path}': {reason}; a report stays within {MAX_DEPTH} levels, "
+                          f"strings of {MAX_STRING_CHARS >> 10} KiB and numbers a double can "
+                          "hold") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
             or "context" not in doc:
         raise ReportError(
             f"report '{path}': not a Google Benchmark JSON report (no 'context' and 'benchmarks')")
-    if not isinstance(doc.get("h2dbench"), dict):
-        raise ReportError(f"report '{path}': a Google Benchmark report, but not from h2dbench "
-                          "(no 'h2dbench' context)")
+    _check_entries(path, doc["benchmarks"])
+    if "h2dbench" not in doc:
+        return Report(path, doc)  # plain Google Benchmark: times and counters, machine unknown
+    if not isinstance(doc["h2dbench"], dict):
+        raise ReportError(f"report '{path}': its 'h2dbench' entry is not an object: not a report "
+                          "h2dbench wrote")
     schema = doc["h2dbench"].get("schema")
     if schema != REPORT_SCHEMA or isinstance(schema, bool):
-        raise ReportError(f"report '{path}': h2dbench schema {json.dumps(schema)}; this script "
-                          f"reads schema {REPORT_SCHEMA}")
+        raise ReportError(f"report '{path}': h2dbench schema {json.dumps(schema)[:64]}; this "
+                          f"script reads schema {REPORT_SCHEMA}")
     return Report(path, doc)
 
 
@@ -144,7 +239,8 @@ class Report:
     def __init__(self, path, doc):
         self.path = path
         self.doc = doc
-        self.context = doc["h2dbench"]
+        self.plain = "h2dbench" not in doc  # a plain Google Benchmark report
+        self.context = _mapping(doc.get("h2dbench"))
         self.cases = self._collect()
         self.label = self.machine()
 
@@ -185,12 +281,18 @@ class Report:
         host = _mapping(self.context.get("host"))
         hostname = host.get("hostname") or _mapping(self.doc.get("context")).get("host_name") \
             or "?"
+        hostname = str(hostname)[:64]
+        if self.plain:
+            return f"{hostname} (machine unknown: not an h2dbench report)"
         gpus = _sequence(self.context.get("gpus"))
-        names = [str(g.get("name", "GPU")) for g in gpus if isinstance(g, dict)]
-        if names:
-            gpu = names[0] if len(set(names)) == 1 else ", ".join(names)
-            if len(names) > 1 and len(set(names)) == 1:
-                gpu = f"{len(names)}x {gpu}"
+        names = [str(g.get("name", "GPU"))[:64] for g in gpus if isinstance(g, dict)]
+        kinds = list(OrderedDict.fromkeys(names))
+        if len(kinds) == 1:
+            gpu = f"{len(names)}x {kinds[0]}" if len(names) > 1 else kinds[0]
+        elif kinds:
+            gpu = ", ".join(kinds[:MAX_GPU_KINDS])  # a title names a few kinds, not 100k
+            if len(kinds) > MAX_GPU_KINDS:
+                gpu += f" and {len(kinds) - MAX_GPU_KINDS} more kinds"
         else:
             gpu = "no GPU"
         return f"{hostname} ({gpu})"
