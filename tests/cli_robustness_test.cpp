@@ -44,6 +44,32 @@ void expect_one_line_error(const std::string& args, const std::string& fragment)
   EXPECT_EQ(count(result.output, "\n"), 1u) << args << "\n" << result.output;
 }
 
+// Issue 20: repeated switches were accepted; `soak --watchdog 0.001` reported a false stall and
+// `soak --duration 99999999999999999999s` planned 1e+20 s.
+TEST(CliRobustness, RepeatedSwitchesAndAbsurdDurationsAreRefused) {
+  expect_one_line_error("topology --json --json", "--json is given twice; give it once");
+  expect_one_line_error("run --profile --profile", "--profile is given twice");
+  expect_one_line_error("compare a.json b.json --fail-on-regression --fail-on-regression",
+                        "--fail-on-regression is given twice");
+  expect_one_line_error("soak --watchdog 0.001", "shorter than 1 s");
+  expect_one_line_error("run --watchdog 10ms", "shorter than 1 s");
+  expect_one_line_error("soak --duration 99999999999999999999s", "longer than 30 days");
+}
+
+// Issue 20: `topology --xml /dev/zero` (and HWLOC_XMLFILE=/dev/zero) grew to 5.8 GB in 10 s.
+TEST(CliRobustness, TopologyXmlIsCheckedBeforeItIsRead) {
+  expect_one_line_error("topology --xml /dev/zero", "is a device, pipe or socket");
+  const auto env = run_process("HWLOC_XMLFILE=/dev/zero " + h2dbench() + " topology");
+  EXPECT_EQ(env.exit_code, 2) << env.output;
+  EXPECT_NE(env.output.find("HWLOC_XMLFILE '/dev/zero' is a device"), std::string::npos)
+      << env.output;
+  TempDir dir;
+  const std::string huge = dir.file("huge.xml");
+  { std::ofstream create(huge); }
+  std::filesystem::resize_file(huge, std::uintmax_t{1} << 30);  // sparse: costs no disk
+  expect_one_line_error("topology --xml " + shell_quote(huge), "is larger than 64 MiB");
+}
+
 // `run --help` said "unknown option '--help' ... see --help" (and so did `scripts/bench --help`);
 // `help x` and `version x` ignored what followed.
 TEST(CliRobustness, HelpForEachCommandAndNothingIgnored) {

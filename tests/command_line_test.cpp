@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "harness/cli/benchmark_flags.hpp"
-#include "harness/suite/context.hpp"
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/suite/context.hpp"
 
 namespace h2d {
 namespace {
@@ -33,7 +36,8 @@ TEST(CommandLine, ReadsValuesSwitchesOperandsAndPassthrough) {
   EXPECT_EQ(parsed.operands, (std::vector<std::string>{"a.json", "b.json", "--c"}));
   EXPECT_EQ(parsed.passthrough, std::vector<std::string>{"--benchmark_x=1"});
   EXPECT_EQ(parse_command_line(kSyntax, {"--out", "-"}).get("--out"), "-");
-  EXPECT_TRUE(parse_command_line(kSyntax, {"--json", "--json"}).has("--json"));
+  // Issue 20: a repeated switch was accepted although an option given twice is an error.
+  EXPECT_EQ(error_of(kSyntax, {"--json", "--json"}), "--json is given twice; give it once");
 }
 
 // Each subcommand had its own loop: `topology --export --json` wrote a file named "--json",
@@ -159,6 +163,17 @@ TEST(NumberText, HugeAndTinyRatiosStayShort) {
   EXPECT_EQ(times_text(12.34), "12.3x");
   EXPECT_EQ(times_text(6.78e306), "6.78e+306x");
   EXPECT_EQ(times_text(1.5e-5), "1.5e-05x");
+}
+
+// Issue 20: summary printed "infx over threads=2" and "cv inf%" when extreme values overflowed.
+TEST(NumberText, OverflowedRatiosAndPercentagesPrintABound) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(times_text(inf), ">1.8e+308x");
+  EXPECT_EQ(times_text(std::nan("")), "n/a");
+  EXPECT_EQ(percent_text(inf, 0), ">1.8e+308%");
+  EXPECT_EQ(percent_text(12.345, 1), "12.3%");
+  EXPECT_EQ(percent_text(1.5e5, 0), "1.5e+05%");
+  EXPECT_EQ(percent_text(std::nan(""), 0), "n/a");
 }
 
 }  // namespace

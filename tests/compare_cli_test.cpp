@@ -63,7 +63,8 @@ TEST_F(CompareCli, BadReportsNameTheFileAndExit2) {
   const std::vector<std::pair<std::string, std::string>> bad{
       {write("empty.json", ""), "the file is empty"},
       {write("truncated.json", full.substr(0, full.size() / 2)), "perhaps truncated"},
-      {write("gb.json", R"({"context": {}, "benchmarks": []})"), "not from h2dbench"},
+      {write("foreign.json", R"({"context": {}, "benchmarks": [], "h2dbench": 3})"),
+       "'h2dbench' entry is not an object"},
       {write("other.json", R"({"hello": "world"})"), "not a Google Benchmark JSON report"},
       {path("missing.json"), "cannot open"},
   };

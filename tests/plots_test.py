@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -205,10 +206,10 @@ class BuiltReports(unittest.TestCase):
 
         foreign = os.path.join(self.tmp.name, "foreign.json")
         with open(foreign, "w") as out:
-            json.dump({"context": {}, "benchmarks": []}, out)
+            json.dump({"context": {}, "benchmarks": [], "h2dbench": 1}, out)
         result = run_script(foreign, "-o", self.tmp.name)
         self.assertEqual(result.returncode, 2)
-        self.assertIn("not from h2dbench", result.stderr)
+        self.assertIn("'h2dbench' entry is not an object", result.stderr)
 
         nothing = make_report("odd")
         add_case(nothing, "unknown/family/x=1", {"GB_per_s": 1.0})
@@ -241,7 +242,7 @@ class BuiltReports(unittest.TestCase):
         deep = os.path.join(self.tmp.name, "deep.json")
         with open(deep, "w") as handle:
             handle.write("[" * 100000 + "]" * 100000)
-        self.assert_one_line_error(run_script(deep, "-o", out), "nested too deeply")
+        self.assert_one_line_error(run_script(deep, "-o", out), "nested deeper than 64 levels")
         newer = gpu_machine("future", 25.0, with_link_pct=True)
         newer["h2dbench"]["schema"] = 2
         self.assert_one_line_error(run_script(self.write("newer.json", newer), "-o", out),
@@ -265,6 +266,73 @@ class BuiltReports(unittest.TestCase):
         self.assertIn(result.returncode, (0, 2), result.stderr)
         self.assertNotIn("Traceback", result.stderr)
         self.assertIn("matplotlib could not draw it", result.stdout + result.stderr)
+
+
+    # --- Issue 17: what a mutation fuzz of a real report found --------------------------------
+
+    def assert_drawn_with_notes(self, document, name):
+        """Exit 0 or 2, one line per problem, never a traceback; returns stdout + stderr."""
+        result = run_script(self.write(f"{name}.json", document), "-o",
+                            os.path.join(self.tmp.name, f"{name}_out"))
+        self.assertIn(result.returncode, (0, 2), result.stdout + result.stderr)
+        self.assertNotIn("Traceback", result.stdout + result.stderr)
+        return result.stdout + result.stderr
+
+    def test_zero_gpus_degenerate_values_and_odd_time_units_are_notes(self):
+        # ZeroDivisionError on gpus=0 (the ideal scaling line divided by the smallest count).
+        zero = gpu_machine("zero", 25.0, with_link_pct=True)
+        add_case(zero, "h2d/multi/gpus=0/bytes=64MiB", {"GB_per_s": 1.0, "gpus": 0.0})
+        output = self.assert_drawn_with_notes(zero, "zero_gpus")
+        self.assertIn("wrote", output)
+        # numpy LinAlgError "Singular matrix" when every value is the same extreme number.
+        flat = gpu_machine("flat", 25.0, with_link_pct=True)
+        for entry in flat["benchmarks"]:
+            for key, value in list(entry.items()):
+                if isinstance(value, float):
+                    entry[key] = 1e308
+        self.assert_drawn_with_notes(flat, "flat")
+        # TypeError when time_unit is a list.
+        odd = gpu_machine("odd_unit", 25.0, with_link_pct=True)
+        for entry in odd["benchmarks"]:
+            entry["time_unit"] = ["us"]
+        self.assertIn("wrote", self.assert_drawn_with_notes(odd, "odd_unit"))
+
+    def test_reports_beyond_the_limits_are_one_line_errors(self):
+        out = os.path.join(self.tmp.name, "limits_out")
+        big = os.path.join(self.tmp.name, "big_number.json")
+        with open(big, "w") as handle:
+            handle.write('{"context": {}, "benchmarks": [{"name": "a/b", "real_time": 1e400}]}')
+        self.assert_one_line_error(run_script(big, "-o", out), "beyond the range of a double")
+        named = make_report("named")
+        add_case(named, "n" * 30000, {"GB_per_s": 1.0})  # std::regex crashed on it in compare
+        self.assert_one_line_error(run_script(self.write("long_name.json", named), "-o", out),
+                                   "a case name has at most 1024")
+        nested = make_report("nested")
+        nested["h2dbench"]["extra"] = json.loads("[" * 65 + "]" * 65)
+        self.assert_one_line_error(run_script(self.write("nested.json", nested), "-o", out),
+                                   "nested deeper than 64 levels")
+
+    def test_hundred_thousand_entries_take_seconds(self):
+        many = make_report("many", ["GPU"] * 1000)
+        many["h2dbench"]["gpus"] = [{"name": f"GPU {i}"} for i in range(100000)]
+        for i in range(100000):
+            many["benchmarks"].append({"name": f"f{i}/threads={i}/bytes=1MiB",
+                                       "run_type": "iteration", "GB_per_s": 1.0 + i})
+        add_case(many, "host/memcpy/threads=1/bytes=1MiB", {"GB_per_s": 3.0})
+        started = time.monotonic()
+        output = self.assert_drawn_with_notes(many, "many")
+        self.assertLess(time.monotonic() - started, 60)  # ran past 20 s alone; ~5 s now
+        self.assertIn("skipped batch_sweep", output)
+
+    def test_plain_google_benchmark_reports_are_drawn(self):
+        plain = make_report("plain")
+        del plain["h2dbench"]
+        add_case(plain, "host/memcpy/threads=1/bytes=1MiB", {"GB_per_s": 3.0})
+        add_case(plain, "host/memcpy/threads=2/bytes=1MiB", {"GB_per_s": 5.0})
+        report = plot_reports.load_report(self.write("plain.json", plain))
+        self.assertIn("machine unknown", report.label)
+        figures, _notes = plot_reports.build_figures([report])
+        self.assertIn("host_memcpy_threads", figures)
 
 
 @unittest.skipIf(H2DBENCH is None and "--h2dbench" not in sys.argv, "needs --h2dbench")

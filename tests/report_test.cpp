@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/suite/context.hpp"
-#include "harness/report/report_file.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/suite/context.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d {
@@ -61,10 +61,21 @@ TEST(ReportFile, BadReportsGetErrorsNamingFileAndProblem) {
             std::string::npos);
   write_text(dir.file("other.json"), "{\"hello\": 1}");
   EXPECT_NE(read_error(dir.file("other.json")).find("not a Google Benchmark"), std::string::npos);
+  write_text(dir.file("foreign.json"), "{\"context\": {}, \"benchmarks\": [], \"h2dbench\": 1}");
+  const std::string foreign = read_error(dir.file("foreign.json"));
+  EXPECT_NE(foreign.find("'h2dbench' entry is not an object"), std::string::npos) << foreign;
+  EXPECT_NE(foreign.find("foreign.json"), std::string::npos);
+}
+
+// Issue 20: any program's --benchmark_out was refused ("not from h2dbench").
+TEST(ReportFile, PlainGoogleBenchmarkReportsAreRead) {
+  TempDir dir;
   write_text(dir.file("gb.json"), "{\"context\": {}, \"benchmarks\": []}");
-  const std::string gb = read_error(dir.file("gb.json"));
-  EXPECT_NE(gb.find("not from h2dbench"), std::string::npos);
-  EXPECT_NE(gb.find("gb.json"), std::string::npos);
+  EXPECT_TRUE(read_report(dir.file("gb.json")).plain_google_benchmark);
+  write_json_atomically(dir.file("ours.json"), {{"context", nlohmann::json::object()},
+                                                {"benchmarks", nlohmann::json::array()},
+                                                {"h2dbench", {{"schema", 1}}}});
+  EXPECT_FALSE(read_report(dir.file("ours.json")).plain_google_benchmark);
 }
 
 // A folder read as "the file is empty"; /dev/zero was read until memory ran out; a report of

@@ -18,17 +18,17 @@
 
 #include "benchmarks/commands/commands.hpp"
 #include "harness/cli/command_line.hpp"
-#include "harness/cuda/device.hpp"
 #include "harness/core/duration.hpp"
-#include "harness/pipeline/gpu/gpu_step_engine.hpp"
-#include "harness/pipeline/host_step_engine.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/core/pinned_budget.hpp"
-#include "harness/pipeline/pipeline.hpp"
-#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/cuda/device.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/pipeline/gpu/gpu_step_engine.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
+#include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/watchdog.hpp"
 
 namespace h2d {
@@ -68,19 +68,20 @@ SoakOptions parse_soak_options(const std::vector<std::string>& args) {
     }
     return number;
   };
-  const auto duration = [](const char* flag, const std::string& value) {
+  const auto duration = [](const char* flag, const std::string& value,
+                           double (*parse)(std::string_view)) {
     try {
-      return parse_duration_s(value);
+      return parse(value);
     } catch (const std::invalid_argument& error) {
       throw UsageError(fmt::format("{}: {}", flag, error.what()));
     }
   };
   SoakOptions options;
   if (const auto value = parsed.get("--duration")) {
-    options.duration_s = duration("--duration", *value);
+    options.duration_s = duration("--duration", *value, parse_duration_s);
   }
   if (const auto value = parsed.get("--watchdog")) {
-    options.watchdog_s = duration("--watchdog", *value);
+    options.watchdog_s = duration("--watchdog", *value, parse_watchdog_s);
   }
   if (const auto value = parsed.get("--seed")) {
     options.seed = whole("--seed", *value, std::numeric_limits<std::uint64_t>::max(),

@@ -73,9 +73,14 @@ ParsedArgs parse_command_line(const CommandSyntax& syntax, const std::vector<std
       throw UsageError(fmt::format("unknown option '{}' for {} (valid: {}; {})", word,
                                    syntax.command, valid_flags(syntax), see));
     }
-    if (spec->valid.empty()) {  // a switch; saying it twice changes nothing
+    if (spec->valid.empty()) {  // a switch
       if (equals != std::string::npos) {
         throw UsageError(fmt::format("{} takes no value (write just {})", flag, flag));
+      }
+      // Like an option given twice: a repeated switch is usually a pasted or scripted command
+      // line gone wrong, and the README promises that anything given twice is an error.
+      if (parsed.has(flag)) {
+        throw UsageError(fmt::format("{} is given twice; give it once", flag));
       }
       parsed.values[flag] = "";
       continue;

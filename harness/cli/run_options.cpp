@@ -115,7 +115,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
   options.trace = parsed.get("--trace");
   if (const auto watchdog = parsed.get("--watchdog")) {
     try {
-      options.watchdog_s = parse_duration_s(*watchdog);
+      options.watchdog_s = parse_watchdog_s(*watchdog);
     } catch (const std::invalid_argument& error) {
       throw UsageError(fmt::format("--watchdog: {}", error.what()));
     }

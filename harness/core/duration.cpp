@@ -40,6 +40,22 @@ double parse_duration_s(std::string_view text) {
   if (!std::isfinite(seconds) || !(seconds > 0)) {
     throw invalid();
   }
+  if (seconds > kMaxDurationS) {
+    throw std::invalid_argument(
+        fmt::format("'{}' is longer than {:g} days, the longest duration h2dbench takes", text,
+                    kMaxDurationS / 86400));
+  }
+  return seconds;
+}
+
+double parse_watchdog_s(std::string_view text) {
+  const double seconds = parse_duration_s(text);
+  if (seconds < kMinWatchdogS) {
+    throw std::invalid_argument(fmt::format(
+        "'{}' is shorter than {:g} s, the shortest stall timeout that does not report healthy "
+        "batches as stalls",
+        text, kMinWatchdogS));
+  }
   return seconds;
 }
 

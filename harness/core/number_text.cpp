@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 namespace h2d {
 
@@ -29,11 +30,37 @@ std::string short_number(double value) {
   return fmt::format("{:.3g}", value);
 }
 
+namespace {
+
+// A ratio or percentage of extreme but finite values overflows to infinity: say the bound.
+const std::string kBeyondDouble = fmt::format("{:.2g}", std::numeric_limits<double>::max());
+
+}  // namespace
+
 std::string times_text(double ratio) {
-  if (!std::isfinite(ratio) || ratio >= 1e4 || (ratio > 0 && ratio < 1e-3)) {
+  if (std::isnan(ratio)) {
+    return "n/a";
+  }
+  if (std::isinf(ratio)) {
+    return (ratio > 0 ? ">" : "<-") + kBeyondDouble + "x";
+  }
+  if (ratio >= 1e4 || (ratio > 0 && ratio < 1e-3)) {
     return fmt::format("{:.3g}x", ratio);  // a table column, not 300 digits
   }
   return fmt::format(ratio >= 10 ? "{:.1f}x" : "{:.2f}x", ratio);
+}
+
+std::string percent_text(double pct, int decimals) {
+  if (std::isnan(pct)) {
+    return "n/a";
+  }
+  if (std::isinf(pct)) {
+    return (pct > 0 ? ">" : "<-") + kBeyondDouble + "%";
+  }
+  if (std::abs(pct) >= 1e4) {
+    return fmt::format("{:.3g}%", pct);
+  }
+  return fmt::format("{:.{}f}%", pct, decimals);
 }
 
 }  // namespace h2d

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <regex>
-#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/usage_error.hpp"
@@ -17,19 +17,22 @@
 namespace h2d {
 namespace {
 
-// Why a family is absent from a report, from its skipped_families list, or empty.
-std::string family_skip_reason(const nlohmann::json& report, const std::string& family) {
+// Why each family is absent from a report, from its skipped_families list: built once per report,
+// so cases missing from a report with many skipped families stay a lookup each.
+std::unordered_map<std::string, std::string> family_skip_reasons(const nlohmann::json& report) {
+  std::unordered_map<std::string, std::string> reasons;
   const auto context = report.find("h2dbench");
-  if (context == report.end() || !context->is_object() || !context->contains("skipped_families") ||
-      !(*context)["skipped_families"].is_array()) {
-    return {};
+  if (context == report.end() || !context->is_object()) {
+    return reasons;
   }
-  for (const auto& skipped : (*context)["skipped_families"]) {
-    if (string_or(skipped, "family", "") == family) {
-      return string_or(skipped, "reason", "skipped");
-    }
+  const auto skipped = context->find("skipped_families");
+  if (skipped == context->end() || !skipped->is_array()) {
+    return reasons;
   }
-  return {};
+  for (const auto& family : *skipped) {
+    reasons.emplace(string_or(family, "family", ""), string_or(family, "reason", "skipped"));
+  }
+  return reasons;
 }
 
 Repetitions repetitions_of(const ReportCase& c, const std::string& metric) {
@@ -47,7 +50,8 @@ Repetitions repetitions_of(const ReportCase& c, const std::string& metric) {
 
 struct Indexed {
   std::vector<ReportCase> cases;
-  std::map<std::string, std::size_t> by_name;
+  std::unordered_map<std::string, std::size_t> by_name;
+  std::unordered_map<std::string, std::string> skip_reasons;
 };
 
 }  // namespace
@@ -67,6 +71,10 @@ std::string report_label(std::size_t index) {
 Comparison compare_reports(const std::vector<Report>& reports, const CompareOptions& options) {
   check_simulated_mix(reports, options.allow_simulated);
   const std::regex pattern = compile_filter("--filter", options.filter);
+  // Case names are bounded by read_report (kMaxCaseNameChars): std::regex recurses per character.
+  const auto selected = [&](const std::string& name) {
+    return options.filter.empty() || std::regex_search(name, pattern);
+  };
   Comparison comparison;
   comparison.verdict = options.verdict;
   comparison.filter = options.filter;
@@ -74,11 +82,12 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
   // Cases of every report, and the union of names in first-seen order, grouped by family.
   std::vector<Indexed> indexed(reports.size());
   std::vector<std::string> families;
-  std::map<std::string, std::vector<std::string>> names_of_family;
-  std::set<std::string> seen;
+  std::unordered_map<std::string, std::vector<std::string>> names_of_family;
+  std::unordered_set<std::string> seen;
   for (std::size_t r = 0; r < reports.size(); ++r) {
+    indexed[r].skip_reasons = family_skip_reasons(reports[r].document);
     for (ReportCase& c : collect_cases(reports[r].document)) {
-      if (!std::regex_search(c.name, pattern)) {
+      if (!selected(c.name)) {
         continue;
       }
       if (seen.insert(c.name).second) {
@@ -133,8 +142,10 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
         ComparedCell cell;
         const auto at = indexed[r].by_name.find(name);
         if (at == indexed[r].by_name.end()) {
-          const std::string reason = family_skip_reason(reports[r].document, family);
-          cell.problem = reason.empty() ? "not in this report" : "family skipped: " + reason;
+          const auto reason = indexed[r].skip_reasons.find(family);
+          cell.problem = reason == indexed[r].skip_reasons.end() || reason->second.empty()
+                             ? "not in this report"
+                             : "family skipped: " + reason->second;
         } else {
           const ReportCase& c = indexed[r].cases[at->second];
           cell.present = true;

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace h2d {
 namespace {
 
 const std::string kUnknown = "-";
+constexpr std::size_t kMaxGpuKinds = 8;
 
 std::string text_of(const nlohmann::json& value) {
   if (value.is_string()) {
@@ -63,28 +65,29 @@ std::string describe_gpus(const nlohmann::json& context) {
     const std::string brief = reason.substr(0, std::min(reason.find(" ("), reason.find(';')));
     return brief.empty() ? std::string("none") : "none (" + brief.substr(0, 48) + ")";
   }
-  // Identical GPUs collapse to "Nx name".
+  // Identical GPUs collapse to "Nx name", in first-seen order; a header cell names a few kinds.
   std::vector<std::pair<std::string, int>> counts;
+  std::unordered_map<std::string, std::size_t> index;
   for (const auto& gpu : gpus) {
     std::string name = or_unknown(field(gpu, "name"));
     const std::string cc = field(gpu, "compute_capability");
     if (!cc.empty()) {
       name += " (cc " + cc + ")";
     }
-    bool seen = false;
-    for (auto& [existing, count] : counts) {
-      if (existing == name) {
-        ++count;
-        seen = true;
-      }
-    }
-    if (!seen) {
+    const auto [at, inserted] = index.emplace(name, counts.size());
+    if (inserted) {
       counts.emplace_back(name, 1);
+    } else {
+      ++counts[at->second].second;
     }
   }
   std::string text;
-  for (const auto& [name, count] : counts) {
+  for (std::size_t i = 0; i < counts.size() && i < kMaxGpuKinds; ++i) {
+    const auto& [name, count] = counts[i];
     text += (text.empty() ? "" : ", ") + (count > 1 ? fmt::format("{}x {}", count, name) : name);
+  }
+  if (counts.size() > kMaxGpuKinds) {
+    text += fmt::format(" and {} more kinds", counts.size() - kMaxGpuKinds);
   }
   return text;
 }
@@ -118,6 +121,22 @@ std::string describe_links(const nlohmann::json& context) {
   return text;
 }
 
+// A plain Google Benchmark report knows its host name and CPU count, nothing of GPUs or links.
+MachineInfo plain_google_benchmark_machine(const nlohmann::json& report) {
+  const std::string unknown = "unknown";
+  const nlohmann::json& context = child(report, "context");
+  MachineInfo info;
+  info.hostname = field(context, "host_name").empty() ? unknown : field(context, "host_name");
+  info.gpus = "unknown (not an h2dbench report)";
+  info.link = info.driver = info.runtime = info.numa = info.memory = unknown;
+  const std::string cpus = field(context, "num_cpus");
+  info.cpu = cpus.empty() ? unknown : cpus + " CPUs";
+  info.run = unknown;
+  info.build = unknown;
+  info.started = field(context, "date").empty() ? unknown : field(context, "date");
+  return info;
+}
+
 }  // namespace
 
 std::string describe_link(const nlohmann::json& gpu) {
@@ -146,6 +165,9 @@ std::string describe_link(const nlohmann::json& gpu) {
 }
 
 MachineInfo describe_machine(const nlohmann::json& report) {
+  if (!report.contains("h2dbench")) {
+    return plain_google_benchmark_machine(report);
+  }
   const nlohmann::json& context = child(report, "h2dbench");
   const nlohmann::json& host = child(context, "host");
   const nlohmann::json& cuda = child(context, "cuda");

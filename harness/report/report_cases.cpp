@@ -4,8 +4,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "harness/report/json_fields.hpp"
 #include "harness/core/statistics.hpp"
+#include "harness/report/json_fields.hpp"
 
 namespace h2d {
 namespace {

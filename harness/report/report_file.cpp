@@ -13,7 +13,9 @@
 
 #include "h2d/version.hpp"
 
+#include "harness/core/bounded_file.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/report/bounded_json.hpp"
 
 namespace h2d {
 namespace {
@@ -77,53 +79,68 @@ void write_json_atomically(const std::string& path, const nlohmann::json& docume
   }
 }
 
-Report read_report(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code status_error;
-  const fs::file_status status = fs::status(path, status_error);
-  if (fs::is_directory(status)) {
-    throw UsageError(fmt::format("report '{}' is a folder; give a report file", path));
-  }
-  // A pipe is fine (`summary <(ssh rig cat r.json)`); a device would be read forever.
-  if (fs::is_character_file(status) || fs::is_block_file(status) || fs::is_socket(status)) {
-    throw UsageError(fmt::format("report '{}' is a device or socket, not a report file", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw UsageError(fmt::format("report '{}': cannot open: {}", path, std::strerror(errno)));
-  }
-  std::string text;
-  std::vector<char> chunk(std::size_t{1} << 20);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxReportBytes) {
-      throw UsageError(fmt::format("report '{}' is larger than {} MiB: not an h2dbench report",
-                                   path, kMaxReportBytes >> 20));
-    }
-  }
-  if (in.bad()) {
-    throw UsageError(fmt::format("report '{}': cannot read: {}", path, std::strerror(errno)));
-  }
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    throw UsageError(fmt::format("report '{}': the file is empty", path));
-  }
-  Report report{path, {}};
+namespace {
+
+nlohmann::json parse_report_text(const std::string& path, const std::string& text) {
   try {
-    report.document = nlohmann::json::parse(text);
+    return parse_bounded_json(text, {kMaxReportDepth, kMaxReportStringChars});
   } catch (const nlohmann::json::parse_error& error) {
     throw UsageError(fmt::format("report '{}': not valid JSON, perhaps truncated (byte {}: {})",
                                  path, error.byte, error.what()));
+  } catch (const JsonLimitError& error) {
+    throw UsageError(fmt::format(
+        "report '{}': byte {}: {}; a report stays within {} levels, "
+        "strings of {} KiB and numbers a double can hold",
+        path, error.byte(), error.what(), kMaxReportDepth, kMaxReportStringChars >> 10));
   }
+}
+
+// The entry count and the names every later step (filters, grouping, tables) works on.
+void check_entries(const std::string& path, const nlohmann::json& benchmarks) {
+  if (benchmarks.size() > kMaxReportEntries) {
+    throw UsageError(
+        fmt::format("report '{}': 'benchmarks' has {} entries; a report has at most {}", path,
+                    benchmarks.size(), kMaxReportEntries));
+  }
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const nlohmann::json& entry = benchmarks[i];
+    for (const char* key : {"name", "run_name"}) {
+      if (!entry.is_object()) {
+        break;
+      }
+      const auto found = entry.find(key);
+      if (found != entry.end() && found->is_string() &&
+          found->get_ref<const std::string&>().size() > kMaxCaseNameChars) {
+        throw UsageError(fmt::format(
+            "report '{}': benchmarks[{}].{} is {} characters; a case name has at most {}", path, i,
+            key, found->get_ref<const std::string&>().size(), kMaxCaseNameChars));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Report read_report(const std::string& path) {
+  const std::string text = read_bounded_file(path, "report", kMaxReportBytes);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw UsageError(fmt::format("report '{}': the file is empty", path));
+  }
+  Report report{path, parse_report_text(path, text), false};
   const auto& doc = report.document;
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array() ||
       !doc.contains("context")) {
     throw UsageError(fmt::format(
         "report '{}': not a Google Benchmark JSON report (no 'context' and 'benchmarks')", path));
   }
-  if (!doc.contains("h2dbench") || !doc["h2dbench"].is_object()) {
+  check_entries(path, doc["benchmarks"]);
+  if (!doc.contains("h2dbench")) {
+    report.plain_google_benchmark = true;  // compared by its times and counters, machine unknown
+    return report;
+  }
+  if (!doc["h2dbench"].is_object()) {
     throw UsageError(fmt::format(
-        "report '{}': a Google Benchmark report, but not from h2dbench (no 'h2dbench' context)",
-        path));
+        "report '{}': its 'h2dbench' entry is not an object: not a report h2dbench wrote", path));
   }
   const nlohmann::json schema = doc["h2dbench"].value("schema", nlohmann::json());
   if (schema.is_null()) {

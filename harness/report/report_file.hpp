@@ -16,20 +16,31 @@ void check_writable(const std::string& path, const std::string& flag = "--out");
 // interrupted run never leaves a truncated report. Throws std::runtime_error on failure.
 void write_json_atomically(const std::string& path, const nlohmann::json& document);
 
-// A report read back: Google Benchmark JSON with the "h2dbench" context object.
+// A report read back: Google Benchmark JSON, with the "h2dbench" context object unless it is a
+// plain Google Benchmark report (any program's --benchmark_out), whose machine is unknown.
 struct Report {
   std::string path;
   nlohmann::json document;
+  bool plain_google_benchmark = false;
 };
 
 // The "schema" of the "h2dbench" object this build writes and reads.
 constexpr long long kReportSchema = 1;
-// Larger than any real report by far: a bigger file is not one (and /dev/zero never ends).
-constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
 
-// Throws UsageError naming the file and the problem: missing, a folder or device, empty, too
-// large, not JSON (truncated), not a Google Benchmark report, not an h2dbench report, another
-// schema.
+// The limits a report must stay within (README "Input limits"). Reports come from other rigs,
+// versions and tools: beyond these a file is refused (exit 2) before it can exhaust memory, the
+// stack or the patience of compare, summary and the plots (plots/report_reading.py has the same).
+// Far beyond any real report: a full suite with repetitions is a few MiB, a few thousand entries,
+// nested 6 deep, with names of ~150 characters.
+constexpr std::size_t kMaxReportBytes = std::size_t{64} << 20;
+constexpr std::size_t kMaxReportDepth = 64;
+constexpr std::size_t kMaxReportStringChars = std::size_t{64} << 10;
+constexpr std::size_t kMaxReportEntries = 250000;  // entries of "benchmarks"
+constexpr std::size_t kMaxCaseNameChars = 1024;    // a benchmark's name and run_name
+
+// Throws UsageError naming the file and the problem: missing, not a regular file (folder,
+// device, pipe), empty, over a limit (with the place in the file and the limit), not JSON
+// (truncated), not a Google Benchmark report, an "h2dbench" object of another schema.
 Report read_report(const std::string& path);
 
 }  // namespace h2d

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/number_text.hpp"
@@ -58,10 +59,12 @@ std::optional<double> bytes_of(const ReportCase& c) {
   }
 }
 
-// Groups cases by the parameters for which `in_workload` holds.
+// Groups cases by the parameters for which `in_workload` holds, in first-seen order; the index
+// keeps it linear in the cases (100k workloads of one case each are a real fuzzed input).
 std::vector<Workload> group_workloads(const std::vector<const ReportCase*>& cases,
                                       const std::function<bool(const std::string&)>& in_workload) {
   std::vector<Workload> workloads;
+  std::map<std::vector<std::pair<std::string, std::string>>, std::size_t> index;
   for (const ReportCase* c : cases) {
     std::vector<std::pair<std::string, std::string>> key;
     for (const auto& param : c->parsed.params) {
@@ -69,13 +72,11 @@ std::vector<Workload> group_workloads(const std::vector<const ReportCase*>& case
         key.push_back(param);
       }
     }
-    auto found = std::find_if(workloads.begin(), workloads.end(),
-                              [&](const Workload& w) { return w.key == key; });
-    if (found == workloads.end()) {
-      workloads.push_back({key, {}});
-      found = workloads.end() - 1;
+    const auto [at, inserted] = index.emplace(key, workloads.size());
+    if (inserted) {
+      workloads.push_back({std::move(key), {}});
     }
-    found->cases.push_back(c);
+    workloads[at->second].cases.push_back(c);
   }
   return workloads;
 }
@@ -150,7 +151,7 @@ std::string describe_workload(const Workload& w, const PrimaryMetric& metric,
     }
   }
   if (const auto link = best->find_median("link_pct")) {
-    line += fmt::format(", {:.0f}% of link", *link);
+    line += ", " + percent_text(*link, 0) + " of link";
   }
   return line;
 }
@@ -312,14 +313,13 @@ int naive_score(const ParsedCaseName& name) {
 RunSummary summarize_report(const nlohmann::json& report) {
   RunSummary summary;
   const std::vector<ReportCase> cases = collect_cases(report);
+  // One pass over the cases, not one per family: a report of 100k families stays linear.
+  std::unordered_map<std::string, std::vector<const ReportCase*>> members;
+  for (const ReportCase& c : cases) {
+    members[c.parsed.family].push_back(&c);
+  }
   for (const std::string& family : families_of(cases)) {
-    std::vector<const ReportCase*> members;
-    for (const ReportCase& c : cases) {
-      if (c.parsed.family == family) {
-        members.push_back(&c);
-      }
-    }
-    summary.families.push_back(summarize_family(family, members));
+    summary.families.push_back(summarize_family(family, members[family]));
   }
   summary.notes = context_notes(report);
   return summary;

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "harness/core/number_text.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/report/summary.hpp"
 
@@ -31,8 +32,11 @@ bool page_locked_kind(const std::string& kind) {
 }
 
 std::string percent_range(double low, double high) {
-  return std::abs(high - low) < 0.5 ? fmt::format("{:.0f}%", low)
-                                    : fmt::format("{:.0f}-{:.0f}%", low, high);
+  return std::abs(high - low) < 0.5
+             ? percent_text(low, 0)
+             : fmt::format("{}-{}",
+                           std::abs(low) <= 1e4 ? fmt::format("{:.0f}", low) : percent_text(low, 0),
+                           percent_text(high, 0));
 }
 
 // "tuple batches with pin policy 'requested' were 0% pinned": a pin request that silently did
@@ -134,14 +138,14 @@ void no_overlap(const std::vector<const ReportCase*>& cases, std::vector<std::st
     const double share = summarize(tally.shares).median * 100;
     if (kind == "pageable") {
       warnings.push_back(fmt::format(
-          "pageable async did not overlap: the copy call held the caller for {:.0f}% of the copy "
+          "pageable async did not overlap: the copy call held the caller for {} of the copy "
           "time ({} of {} cases); only page-locked memory lets the host run ahead",
-          share, tally.blocked, tally.total));
+          percent_text(share, 0), tally.blocked, tally.total));
     } else {
       warnings.push_back(fmt::format(
-          "{} async blocked the caller for {:.0f}% of the copy time ({} of {} cases >= 1 MiB): "
+          "{} async blocked the caller for {} of the copy time ({} of {} cases >= 1 MiB): "
           "expected to return at once",
-          kind, share, tally.blocked, tally.total));
+          kind, percent_text(share, 0), tally.blocked, tally.total));
     }
   }
 }
@@ -163,8 +167,8 @@ void noisy(const std::vector<const ReportCase*>& cases, const PrimaryMetric& met
             [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string examples;
   for (std::size_t i = 0; i < loud.size() && i < 3; ++i) {
-    examples += fmt::format(loud[i].first < 10 ? "{}{} (cv {:.1f}%)" : "{}{} (cv {:.0f}%)",
-                            i == 0 ? "" : ", ", loud[i].second, loud[i].first);
+    examples += fmt::format("{}{} (cv {})", i == 0 ? "" : ", ", loud[i].second,
+                            percent_text(loud[i].first, loud[i].first < 10 ? 1 : 0));
   }
   warnings.push_back(fmt::format("{} noisy case{} (cv > {:.0f}%): {}{}", loud.size(),
                                  loud.size() == 1 ? "" : "s", kNoisyCv * 100, examples,

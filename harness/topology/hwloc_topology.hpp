@@ -2,9 +2,14 @@
 
 #include <hwloc.h>
 
+#include <cstddef>
 #include <string>
 
 namespace h2d {
+
+// The largest hwloc XML h2dbench reads (--xml, HWLOC_XMLFILE): a rig of 8 GPUs and 2 sockets is
+// about 100 KiB; /dev/zero is not a topology.
+constexpr std::size_t kMaxTopologyXmlBytes = std::size_t{64} << 20;
 
 // RAII hwloc topology loaded with every PCI bridge and device kept (hwloc drops I/O objects by
 // default). Move-only.

@@ -1,0 +1,106 @@
+#include "harness/report/comparison_cells.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "harness/core/mann_whitney.hpp"
+#include "harness/core/number_text.hpp"
+
+namespace h2d {
+
+std::string case_label(const ComparedFamily& family, const std::string& name) {
+  return name.size() > family.family.size() + 1 ? name.substr(family.family.size() + 1) : name;
+}
+
+std::string value_text(const ComparedCell& cell) {
+  if (!cell.value) {
+    return cell.present ? "no value" : "-";
+  }
+  std::string text = short_number(*cell.value);
+  if (cell.cv_pct) {
+    text += " ±" + percent_text(*cell.cv_pct, 0);
+  }
+  return text;
+}
+
+std::string verdict_text(const Judgement& judgement) {
+  std::string text = to_string(judgement.verdict);
+  if (!judgement.reliable) {
+    text += "?";
+  } else if (judgement.p_value) {
+    text += fmt::format(" p={:.2g}", *judgement.p_value);
+  }
+  return text;
+}
+
+std::string metric_heading(const ComparedFamily& family) {
+  return fmt::format("{} ({}, {})", family.family, family.metric.unit,
+                     to_string(family.metric.better));
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> machine_rows(const Comparison& c) {
+  const std::vector<std::pair<std::string, std::function<std::string(const ComparedReport&)>>>
+      fields{
+          {"report", [](const ComparedReport& r) { return r.path; }},
+          {"host", [](const ComparedReport& r) { return r.machine.hostname; }},
+          {"GPU", [](const ComparedReport& r) { return r.machine.gpus; }},
+          {"link", [](const ComparedReport& r) { return r.machine.link; }},
+          {"CUDA driver", [](const ComparedReport& r) { return r.machine.driver; }},
+          {"CUDA runtime", [](const ComparedReport& r) { return r.machine.runtime; }},
+          {"CPU", [](const ComparedReport& r) { return r.machine.cpu; }},
+          {"NUMA nodes", [](const ComparedReport& r) { return r.machine.numa; }},
+          {"memory", [](const ComparedReport& r) { return r.machine.memory; }},
+          {"preset",
+           [](const ComparedReport& r) {
+             return fmt::format("{} ({} repetition{})", r.machine.run, r.repetitions,
+                                r.repetitions == 1 ? "" : "s");
+           }},
+          {"h2dbench", [](const ComparedReport& r) { return r.machine.build; }},
+          {"started", [](const ComparedReport& r) { return r.machine.started; }},
+      };
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+  for (const auto& [label, get] : fields) {
+    std::vector<std::string> values;
+    for (const ComparedReport& report : c.reports) {
+      values.push_back(get(report));
+    }
+    rows.emplace_back(label, std::move(values));
+  }
+  return rows;
+}
+
+std::vector<std::string> incomplete_lines(const Comparison& c) {
+  std::vector<std::string> lines;
+  for (const ComparedFamily& family : c.families) {
+    for (const ComparedCase& row : family.cases) {
+      std::string where;
+      bool complete = true;
+      for (std::size_t r = 0; r < row.cells.size(); ++r) {
+        const ComparedCell& cell = row.cells[r];
+        if (!cell.value) {
+          complete = false;
+          where +=
+              fmt::format("{}{}: {}", where.empty() ? "" : "; ", c.reports[r].label, cell.problem);
+        }
+      }
+      if (!complete) {
+        lines.push_back(fmt::format("{} ({})", row.name, where));
+      }
+    }
+  }
+  return lines;
+}
+
+std::string footnote(const Comparison& c) {
+  return fmt::format(
+      "Speed-up > 1 means faster than {0} (for times it is {0}/X). Changes below {1:g}% are "
+      "'same'. With >= {2} repetitions per side a two-sided Mann-Whitney U test decides "
+      "(alpha {3:g}); with 2-{4} the repetitions must not overlap. '?' marks a verdict from one "
+      "measurement per side: unreliable; rerun with --preset default or "
+      "--benchmark_repetitions=5. ± is the noise (cv) of the value.",
+      c.reports.front().label, c.verdict.threshold_pct, kMinUTestRepetitions, c.verdict.alpha,
+      kMinUTestRepetitions - 1);
+}
+
+}  // namespace h2d
