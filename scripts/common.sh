@@ -31,9 +31,12 @@ h2d_preset() {
   fi
 }
 
+# h2d_build PRESET [BUILD ARGS...]; configure arguments (e.g. -DH2D_CUDA_ARCHITECTURES=61) in
+# the array h2d_configure_args.
 h2d_build() {
   local preset=$1
   shift
-  cmake --preset "$preset" >/dev/null || { echo "h2dbench: cmake configure failed (preset $preset)" >&2; exit 2; }
+  cmake --preset "$preset" ${h2d_configure_args[@]+"${h2d_configure_args[@]}"} >/dev/null ||
+    { echo "h2dbench: cmake configure failed (preset $preset)" >&2; exit 2; }
   cmake --build --preset "$preset" "$@" || { echo "h2dbench: build failed (preset $preset)" >&2; exit 2; }
 }
