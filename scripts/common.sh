@@ -43,6 +43,8 @@ fi
 
 # Configures and builds, saying what it does: the first configure checks the CUDA compiler and
 # takes a while; ninja then numbers the build steps it runs ([done/total]).
+# h2d_build PRESET [BUILD ARGS...]; configure arguments (e.g. -DH2D_CUDA_ARCHITECTURES=61) in
+# the array h2d_configure_args.
 h2d_build() {
   local preset=$1
   shift
@@ -51,7 +53,8 @@ h2d_build() {
     what="${*:2}"
   fi
   echo "h2dbench: configuring build/$preset (cmake --preset $preset)"
-  cmake --preset "$preset" >/dev/null || { echo "h2dbench: cmake configure failed (preset $preset)" >&2; exit 2; }
+  cmake --preset "$preset" ${h2d_configure_args[@]+"${h2d_configure_args[@]}"} >/dev/null ||
+    { echo "h2dbench: cmake configure failed (preset $preset)" >&2; exit 2; }
   echo "h2dbench: building $what in build/$preset"
   cmake --build --preset "$preset" "$@" || { echo "h2dbench: build failed (preset $preset)" >&2; exit 2; }
 }

@@ -15,43 +15,46 @@
 #include <unordered_set>
 #include <utility>
 
+#include "harness/cuda/cupti_records.hpp"
+
 namespace h2d {
 namespace {
 
 // Records are read through the oldest struct of each kind that has the fields we use: CUPTI
 // appends fields to newer versions and keeps the leading ones in place, so these views read any
-// version from CUDA 11.8 on. The asserts prove it for the toolkit at hand.
+// version from CUDA 11.8 on. The asserts prove it for the toolkit at hand, against the struct
+// versions it delivers (cupti_records.hpp).
 using MemcpyView = CUpti_ActivityMemcpy;
 using MemsetView = CUpti_ActivityMemset;
 using KernelView = CUpti_ActivityKernel4;
-#if CUPTI_API_VERSION >= 130000
-// The record versions read here must match the newest ones field for field where we read them.
 #define H2D_SAME_OFFSET(view, full, field) \
   static_assert(offsetof(view, field) == offsetof(full, field), #view "." #field " moved")
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, copyKind);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, srcKind);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, dstKind);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, bytes);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, start);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, end);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, deviceId);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, streamId);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, correlationId);
-H2D_SAME_OFFSET(MemcpyView, CUpti_ActivityMemcpy6, runtimeCorrelationId);
-H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, bytes);
-H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, start);
-H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, end);
-H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, deviceId);
-H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, streamId);
-H2D_SAME_OFFSET(MemsetView, CUpti_ActivityMemset4, correlationId);
-H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, start);
-H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, end);
-H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, deviceId);
-H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, streamId);
-H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, correlationId);
-H2D_SAME_OFFSET(KernelView, CUpti_ActivityKernel10, name);
+using cupti_records::DeliveredKernel;
+using cupti_records::DeliveredMemcpy;
+using cupti_records::DeliveredMemset;
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, copyKind);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, srcKind);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, dstKind);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, bytes);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, start);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, end);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, deviceId);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, streamId);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, correlationId);
+H2D_SAME_OFFSET(MemcpyView, DeliveredMemcpy, runtimeCorrelationId);
+H2D_SAME_OFFSET(MemsetView, DeliveredMemset, bytes);
+H2D_SAME_OFFSET(MemsetView, DeliveredMemset, start);
+H2D_SAME_OFFSET(MemsetView, DeliveredMemset, end);
+H2D_SAME_OFFSET(MemsetView, DeliveredMemset, deviceId);
+H2D_SAME_OFFSET(MemsetView, DeliveredMemset, streamId);
+H2D_SAME_OFFSET(MemsetView, DeliveredMemset, correlationId);
+H2D_SAME_OFFSET(KernelView, DeliveredKernel, start);
+H2D_SAME_OFFSET(KernelView, DeliveredKernel, end);
+H2D_SAME_OFFSET(KernelView, DeliveredKernel, deviceId);
+H2D_SAME_OFFSET(KernelView, DeliveredKernel, streamId);
+H2D_SAME_OFFSET(KernelView, DeliveredKernel, correlationId);
+H2D_SAME_OFFSET(KernelView, DeliveredKernel, name);
 #undef H2D_SAME_OFFSET
-#endif
 
 constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
 constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement for activity buffers
