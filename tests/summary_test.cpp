@@ -67,6 +67,16 @@ TEST(Summary, BestStrategyAgainstPageableSyncWithLinkShare) {
   EXPECT_FALSE(contains(memory.warnings, "noisy"));
 }
 
+TEST(Summary, PinCostHasNoLinkShare) {
+  // A report annotated before h2d/pin_cost left link annotation: its GB/s is pinning speed.
+  ReportBuilder b("rig", "GPU");
+  b.add("h2d/pin_cost/how=malloc_host/bytes=64MiB", "GB_per_s", {40}, {{"link_pct", 160}});
+  const RunSummary summary = summarize_report(b.json());
+  ASSERT_EQ(summary.families.size(), 1u);
+  EXPECT_FALSE(contains(summary.families[0].findings, "of link"))
+      << joined(summary.families[0].findings);
+}
+
 TEST(Summary, PinPolicyThatDidNotPinIsWarned) {
   ReportBuilder b("rig", "GPU");
   for (const char* policy : {"none", "requested", "per_member"}) {
