@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/suite/context.hpp"
-#include "harness/report/report_file.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/suite/context.hpp"
 #include "tests/process_runner.hpp"
 
 namespace h2d {
@@ -141,12 +141,14 @@ TEST(Context, JsonCarriesMachineRunAndOutcomes) {
   gpu.pci_bus_id = "0000:17:00.0";
   context.discovery.devices = {gpu};
   context.host.hostname = "box";
+  context.device_max_connections = "32";
   context.outcomes.skipped.push_back({"h2d/x", "too big"});
   context.skipped_families.push_back({"h2d/memory", "no GPU"});
   const nlohmann::json json = context_to_json(context);
   EXPECT_EQ(json["schema"], 1);
   EXPECT_EQ(json["cuda"]["runtime_version"], "12.4");
   EXPECT_EQ(json["cuda"]["driver_version"], "none");
+  EXPECT_EQ(json["cuda"]["device_max_connections"], "32");
   EXPECT_EQ(json["gpus"][0]["compute_capability"], "9.0");
   EXPECT_EQ(json["gpus"][0]["pci_bus_id"], "0000:17:00.0");
   EXPECT_EQ(json["host"]["hostname"], "box");

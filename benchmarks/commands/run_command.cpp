@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -70,6 +71,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   context.discovery = discover_devices();
   context.host = describe_host();
   context.started_utc = utc_timestamp_iso();
+  if (const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS")) {
+    context.device_max_connections = connections;
+  }
   const RunPlan plan = make_plan(context.options, context.discovery);
   for (const DeviceInfo& gpu : plan.devices) {
     context.selected_devices.push_back(gpu.ordinal);

@@ -65,6 +65,9 @@ nlohmann::json context_to_json(const RunContext& context) {
            {"driver_version", format_cuda_version(context.discovery.driver_version)},
            {"usable", context.discovery.usable()},
            {"unavailable_reason", context.discovery.unavailable_reason},
+           {"device_max_connections", context.device_max_connections.empty()
+                                          ? nlohmann::json(nullptr)
+                                          : nlohmann::json(context.device_max_connections)},
        }},
       {"gpus", gpus},
       {"host",

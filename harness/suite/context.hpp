@@ -22,6 +22,8 @@ struct RunContext {
   HostInfo host;
   std::size_t pinned_limit_bytes = 0;
   std::string started_utc;  // ISO 8601
+  // CUDA_DEVICE_MAX_CONNECTIONS in effect (kernels/latch.cu sets 32 unless the user set it).
+  std::string device_max_connections;
   std::vector<SkippedFamily> skipped_families;
   CaseOutcomes outcomes;
 };
