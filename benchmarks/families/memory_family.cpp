@@ -9,15 +9,15 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
+#include "harness/core/size_grid.hpp"
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/core/size_grid.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -77,6 +77,9 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
   for (const DeviceInfo& gpu : plan.devices) {
     for (Direction direction : {Direction::h2d, Direction::d2h}) {
       for (HostKind kind : memory_kinds()) {
+        if (direction == Direction::d2h && !receives_device_copies(kind)) {
+          continue;  // write-combined memory is host-write-only (docs: README, h2d/memory)
+        }
         for (ApiMode mode : {ApiMode::sync, ApiMode::async}) {
           for (std::size_t bytes : transfer_sizes(plan.preset)) {
             MemoryCase c{gpu.ordinal, direction, kind, mode, bytes};
