@@ -47,4 +47,8 @@ cudaError_t launch_latch(const volatile int* release, int* timed_out, std::uint6
   return launch_status();
 }
 
+cudaError_t latch_kernel_attributes(cudaFuncAttributes* attributes) {
+  return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(&latch_kernel));
+}
+
 }  // namespace h2d::kernels

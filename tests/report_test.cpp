@@ -142,6 +142,7 @@ TEST(Context, JsonCarriesMachineRunAndOutcomes) {
   context.discovery.devices = {gpu};
   context.host.hostname = "box";
   context.device_max_connections = "32";
+  context.latches = decide_latches(/*profile=*/false, /*launch_returned_while_spinning=*/false);
   context.outcomes.skipped.push_back({"h2d/x", "too big"});
   context.skipped_families.push_back({"h2d/memory", "no GPU"});
   const nlohmann::json json = context_to_json(context);
@@ -154,6 +155,9 @@ TEST(Context, JsonCarriesMachineRunAndOutcomes) {
   EXPECT_EQ(json["host"]["hostname"], "box");
   EXPECT_EQ(json["run"]["preset"], "quick");
   EXPECT_EQ(json["run"]["filter"], "host/");
+  EXPECT_EQ(json["run"]["latches"]["enabled"], false);
+  EXPECT_NE(json["run"]["latches"]["reason"].get<std::string>().find("CUDA_LAUNCH_BLOCKING"),
+            std::string::npos);
   EXPECT_EQ(json["skipped_cases"][0]["reason"], "too big");
   EXPECT_EQ(json["skipped_families"][0]["family"], "h2d/memory");
   EXPECT_TRUE(json["failed_cases"].empty());

@@ -94,6 +94,7 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
       continue;
     }
     for (BenchmarkCase& bench_case : family.cases(plan)) {
+      bench_case.needs_gpu = family.needs_gpu;
       if (std::regex_search(bench_case.name, pattern) &&
           benchmark_filter_matches(benchmark_filter, bench_case.name)) {
         selection.cases.push_back(std::move(bench_case));

@@ -13,18 +13,19 @@
 #include "harness/batch/batch_counters.hpp"
 #include "harness/batch/batch_device.hpp"
 #include "harness/batch/batch_staging.hpp"
+#include "harness/batch/pin_policy.hpp"
+#include "harness/batch/sample_set.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
-#include "harness/suite/family.hpp"
-#include "harness/host/host_copy.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/batch/pin_policy.hpp"
 #include "harness/core/pinned_fit.hpp"
 #include "harness/core/sample_series.hpp"
-#include "harness/batch/sample_set.hpp"
-#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
+#include "harness/host/host_copy.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
@@ -65,7 +66,7 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
 
   // What CUDA says the copies read, over every slot. Latch only if all of it is page-locked.
   double pinned = 0;
-  bool latched = output_bytes == 0 || is_pinned(device.output().data());
+  bool latched = latches_enabled() && (output_bytes == 0 || is_pinned(device.output().data()));
   for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
     pinned += pinned_fraction(staging.copies(slot), is_pinned) / staging.slots();
     latched = latched && latchable(staging.copies(slot), is_pinned);

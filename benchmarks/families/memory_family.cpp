@@ -14,6 +14,7 @@
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
 #include "harness/suite/family.hpp"
@@ -48,7 +49,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   const CopyJob& job = copy.job();
   setup.reset();
 
-  const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind);
+  const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind) && latches_enabled();
   CopySamples samples(c.bytes, copies);
   for (auto _ : state) {
     const CopyTiming timing = c.mode == ApiMode::sync ? time_sync(job)

@@ -16,22 +16,23 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/pinned_fit.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/suite/family.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/core/host_threads.hpp"
-#include "harness/host/normalize.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/core/pinned_fit.hpp"
-#include "harness/core/sample_series.hpp"
+#include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/core/stopwatch.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
+#include "harness/host/normalize.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "kernels/normalize.cuh"
 
 namespace h2d {
@@ -79,7 +80,7 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
   StreamLatch latch(c.device);
   ThreadTeam team(c.threads, "preprocess");
   const auto* pixels = reinterpret_cast<const std::uint8_t*>(decoded.data());
-  const bool latched = actual_kind(staging.data()) == ActualKind::pinned;
+  const bool latched = latches_enabled() && actual_kind(staging.data()) == ActualKind::pinned;
 
   // One batch: the host work (normalize, or collate the pixels), then the copy and, for gpu,
   // the normalize kernel; returns the host work's seconds. The stream is synchronized after.

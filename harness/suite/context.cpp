@@ -90,6 +90,7 @@ nlohmann::json context_to_json(const RunContext& context) {
            {"argv", context.argv},
            {"pinned_limit_bytes", context.pinned_limit_bytes},
            {"started_utc", context.started_utc},
+           {"latches", {{"enabled", context.latches.enabled}, {"reason", context.latches.reason}}},
        }},
       {"skipped_families", skipped_families},
       {"skipped_cases", problems_to_json(context.outcomes.skipped)},
