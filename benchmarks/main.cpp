@@ -1,5 +1,6 @@
 // h2dbench: measures how to move data from host memory onto GPUs. See README.md.
-// Subcommands live in benchmarks/*_command.cpp and register themselves (benchmarks/commands/commands.hpp).
+// Subcommands live in benchmarks/*_command.cpp and register themselves
+// (benchmarks/commands/commands.hpp).
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,27 +15,6 @@
 
 namespace {
 
-void print_run_options() {
-  fmt::print(
-      "\nrun options:\n"
-      "  --preset quick|default|full   how much to sweep (default: default)\n"
-      "  --out PATH                    report file (default: "
-      "results/<host>_<gpu>_<UTC time>.json)\n"
-      "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n"
-      "  --filter REGEX                only cases whose name matches\n"
-      "  --pinned-limit SIZE           cap on pinned host memory (default: half of available)\n"
-      "  --profile                     a few iterations per case, once: for profilers "
-      "(scripts/profile)\n"
-      "  --trace FILE.json             built-in timeline (Chrome trace JSON) and checks of the\n"
-      "                                cases' claims against it; implies --profile\n"
-      "  --watchdog SECONDS            stop a pipeline case when no batch completes for this "
-      "long (default: 30)\n"
-      "  --benchmark_*                 passed to Google Benchmark, e.g. "
-      "--benchmark_repetitions=5\n"
-      "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
-      "130 interrupted (Ctrl-C; the report of what completed is written)\n");
-}
-
 void print_usage() {
   fmt::print("usage: h2dbench [COMMAND] [OPTIONS]\n\ncommands:\n");
   for (const h2d::Command& command : h2d::registered_commands()) {
@@ -46,14 +26,18 @@ void print_usage() {
   for (const h2d::Command& command : h2d::registered_commands()) {
     fmt::print("  h2dbench {}\n", command.usage);
   }
-  print_run_options();
+  for (const h2d::Command& command : h2d::registered_commands()) {
+    if (command.name == "run") {  // the default command: its options belong on the first page
+      fmt::print("\nrun options:\n{}", command.options);
+    }
+  }
 }
 
 // `h2dbench COMMAND --help` and `h2dbench help COMMAND`.
 void print_command_usage(const h2d::Command& command) {
   fmt::print("usage: h2dbench {}\n{}\n", command.usage, command.summary);
-  if (command.name == "run" || command.name == "list") {
-    print_run_options();
+  if (!command.options.empty()) {
+    fmt::print("\noptions:\n{}", command.options);
   }
 }
 

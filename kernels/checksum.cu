@@ -1,5 +1,6 @@
 #include "harness/core/pattern.hpp"
 #include "kernels/checksum.cuh"
+#include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 #include "kernels/warp_sum.cuh"
 
@@ -26,8 +27,8 @@ cudaError_t launch_checksum(const void* data, std::size_t bytes, unsigned long l
   const std::size_t words = word_count(bytes);
   const std::size_t wanted = (words + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(wanted < 4096 ? (wanted > 0 ? wanted : 1) : 4096);
-  checksum_kernel<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned char*>(data), bytes,
-                                                   result);
+  H2D_LAUNCH(checksum_kernel, blocks, kThreads, 0, stream)
+  (static_cast<const unsigned char*>(data), bytes, result);
   return launch_status();
 }
 

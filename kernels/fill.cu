@@ -1,5 +1,6 @@
 #include "harness/core/pattern.hpp"
 #include "kernels/fill.cuh"
+#include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 
 namespace h2d::kernels {
@@ -25,7 +26,8 @@ cudaError_t launch_fill_pattern(void* data, std::size_t bytes, std::uint64_t see
                                 cudaStream_t stream) {
   const std::size_t wanted = (word_count(bytes) + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(wanted < 4096 ? (wanted > 0 ? wanted : 1) : 4096);
-  fill_kernel<<<blocks, kThreads, 0, stream>>>(static_cast<unsigned char*>(data), bytes, seed);
+  H2D_LAUNCH(fill_kernel, blocks, kThreads, 0, stream)
+  (static_cast<unsigned char*>(data), bytes, seed);
   return launch_status();
 }
 

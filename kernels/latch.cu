@@ -2,6 +2,7 @@
 
 #include "kernels/device_clock.cuh"
 #include "kernels/latch.cuh"
+#include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 
 namespace h2d::kernels {
@@ -43,7 +44,7 @@ __global__ void latch_kernel(const volatile int* release, int* timed_out,
 
 cudaError_t launch_latch(const volatile int* release, int* timed_out, std::uint64_t timeout_ns,
                          cudaStream_t stream) {
-  latch_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
+  H2D_LAUNCH(latch_kernel, 1, 1, 0, stream)(release, timed_out, timeout_ns);
   return launch_status();
 }
 

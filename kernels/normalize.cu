@@ -1,3 +1,4 @@
+#include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 #include "kernels/normalize.cuh"
 
@@ -35,7 +36,7 @@ cudaError_t launch_normalize(const unsigned char* hwc, float* chw, std::size_t s
   }
   const std::size_t wanted = (pixels + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(wanted < 8192 ? wanted : 8192);
-  normalize_kernel<<<blocks, kThreads, 0, stream>>>(hwc, chw, pixels, plane, params);
+  H2D_LAUNCH(normalize_kernel, blocks, kThreads, 0, stream)(hwc, chw, pixels, plane, params);
   return launch_status();
 }
 

@@ -1,4 +1,5 @@
 #include "harness/core/pattern.hpp"
+#include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 #include "kernels/segment_checksum.cuh"
 
@@ -36,8 +37,8 @@ cudaError_t launch_segment_checksums(const void* data, std::size_t segment_bytes
   const std::size_t wanted = (word_count(segment_bytes) + kThreads - 1) / kThreads;
   const auto blocks = static_cast<unsigned>(
       wanted < kMaxBlocksPerSegment ? (wanted > 0 ? wanted : 1) : kMaxBlocksPerSegment);
-  segment_checksum_kernel<<<dim3(blocks, segments), kThreads, 0, stream>>>(
-      static_cast<const unsigned char*>(data), segment_bytes, sums);
+  H2D_LAUNCH(segment_checksum_kernel, dim3(blocks, segments), kThreads, 0, stream)
+  (static_cast<const unsigned char*>(data), segment_bytes, sums);
   return launch_status();
 }
 

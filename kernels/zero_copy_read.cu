@@ -1,6 +1,7 @@
 #include <cstdint>
 
 #include "harness/core/pattern.hpp"
+#include "kernels/launch.cuh"
 #include "kernels/launch_status.cuh"
 #include "kernels/warp_sum.cuh"
 #include "kernels/zero_copy_read.cuh"
@@ -48,8 +49,8 @@ cudaError_t launch_read_checksum(const void* data, std::size_t bytes, unsigned l
   const std::size_t wanted = (items + kThreads - 1) / kThreads;
   const unsigned blocks =
       static_cast<unsigned>(wanted < 1 ? 1 : (wanted > kMaxBlocks ? kMaxBlocks : wanted));
-  read_checksum_kernel<<<blocks, kThreads, 0, stream>>>(static_cast<const unsigned char*>(data),
-                                                        bytes, aligned16, result);
+  H2D_LAUNCH(read_checksum_kernel, blocks, kThreads, 0, stream)
+  (static_cast<const unsigned char*>(data), bytes, aligned16, result);
   return launch_status();
 }
 

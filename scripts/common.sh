@@ -14,7 +14,9 @@ h2d_find_nvcc() {
     done
   fi
   if ! command -v nvcc >/dev/null 2>&1; then
-    echo "h2dbench: the CUDA toolkit (nvcc) was not found; install it from NVIDIA and put its bin/ on PATH" >&2
+    echo "h2dbench: the CUDA toolkit (nvcc, 11.8 or newer) was not found; on Debian 12:" \
+      "apt-get install nvidia-cuda-toolkit (components contrib and non-free), or NVIDIA's" \
+      "toolkit (https://developer.nvidia.com/cuda-downloads) with its bin/ on PATH" >&2
     exit 2
   fi
 }
@@ -31,9 +33,23 @@ h2d_preset() {
   fi
 }
 
+# Configures and builds, saying what it does: the first configure checks the CUDA compiler and
+# takes a while; ninja then numbers the build steps it runs ([done/total]).
 h2d_build() {
   local preset=$1
   shift
+  local what="everything (h2dbench and the tests)"
+  if [ "${1:-}" = --target ]; then
+    what="${*:2}"
+  fi
+  echo "h2dbench: configuring build/$preset (cmake --preset $preset)"
   cmake --preset "$preset" >/dev/null || { echo "h2dbench: cmake configure failed (preset $preset)" >&2; exit 2; }
+  echo "h2dbench: building $what in build/$preset"
   cmake --build --preset "$preset" "$@" || { echo "h2dbench: build failed (preset $preset)" >&2; exit 2; }
+}
+
+# What every script does before it builds: the packages, then the toolkit.
+h2d_prepare() {
+  "$h2d_root/scripts/install-deps"
+  h2d_find_nvcc
 }

@@ -90,14 +90,20 @@ ChildResult run_h2dbench(const std::vector<std::string>& args) {
   return wait_for(spawn(args));
 }
 
-ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms) {
+ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms, int signals,
+                               int gap_ms) {
   const Child child = spawn(args);
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!catches(child.pid, SIGINT) && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-  kill(child.pid, SIGINT);
+  for (int i = 0; i < signals; ++i) {
+    if (i > 0) {  // signals sent back to back merge into one while the first is pending
+      std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+    }
+    kill(child.pid, SIGINT);
+  }
   return wait_for(child);
 }
 

@@ -19,7 +19,8 @@ struct ChildResult {
 ChildResult run_h2dbench(const std::vector<std::string>& args);
 
 // Starts h2dbench_path() with `args`, waits until it catches SIGINT (its handler is installed),
-// sends SIGINT after `delay_ms` more, and waits for it to end.
-ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms);
+// sends SIGINT after `delay_ms` more (`signals` times, `gap_ms` apart), and waits for it to end.
+ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms, int signals = 1,
+                               int gap_ms = 0);
 
 }  // namespace h2d::testing

@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "harness/cuda/device.hpp"
 #include "tests/child_process.hpp"
@@ -53,7 +55,9 @@ TEST(CliRobustness, HelpForEachCommandAndNothingIgnored) {
               true)
         << args << "\n"
         << result.output;
-    EXPECT_NE(result.output.find("--pinned-limit"), std::string::npos) << args;
+    // Each command its own options: list takes no --pinned-limit (CommandHelpShowsThat...).
+    const bool list = std::string(args).rfind("list", 0) == 0;
+    EXPECT_NE(result.output.find(list ? "--all" : "--pinned-limit"), std::string::npos) << args;
   }
   const auto compare = run_process(h2dbench() + " compare --help");
   EXPECT_EQ(compare.exit_code, 0) << compare.output;
@@ -189,6 +193,42 @@ TEST(CliRobustness, InterruptBetweenRepetitionsStillWritesTheReport) {
   const nlohmann::json report = nlohmann::json::parse(in);
   EXPECT_FALSE(report.at("h2dbench").at("skipped_cases").empty());
   EXPECT_TRUE(report.at("h2dbench").at("failed_cases").empty());
+}
+
+// `timeout -s INT 25 h2dbench run --out X` wrote no report and left X.lock: timeout delivers its
+// signal twice (to the child, then to its process group), and the second one aborted the run.
+TEST(CliRobustness, TwoQuickInterruptsStillWriteTheReportAndRemoveTheLock) {
+  TempDir dir;
+  const std::vector<std::string> long_run{"run",      "--preset", "quick",
+                                          "--filter", "^host/",   "--benchmark_min_time=2"};
+  const auto expect_report = [](const std::string& out, const std::string& output) {
+    std::ifstream in(out);
+    ASSERT_TRUE(in.good()) << "no report: " << output;
+    const nlohmann::json report = nlohmann::json::parse(in);
+    EXPECT_FALSE(report.at("h2dbench").at("skipped_cases").empty()) << output;
+    EXPECT_FALSE(std::filesystem::exists(out + ".lock")) << output;
+  };
+
+  const std::string twice = dir.file("twice.json");
+  std::vector<std::string> args = long_run;
+  args.insert(args.end(), {"--out", twice});
+  const testing::ChildResult result =
+      testing::interrupt_h2dbench(args, 500, /*signals=*/2, /*gap_ms=*/100);
+  EXPECT_EQ(result.signal, 0) << result.output;
+  EXPECT_EQ(result.exit_code, 130) << result.output;
+  expect_report(twice, result.output);
+  // The families that never got their turn (sorted by name: host/staging is last).
+  EXPECT_NE(result.output.find("\nhost/staging: not run (interrupted)\n"), std::string::npos)
+      << result.output;
+
+  const std::string timed_out = dir.file("timeout.json");
+  std::string command = "timeout -s INT 1 " + h2dbench();
+  for (const std::string& word : long_run) {
+    command += " " + shell_quote(word);
+  }
+  const auto by_timeout = run_process(command + " --out " + shell_quote(timed_out));
+  EXPECT_EQ(by_timeout.exit_code, 124) << by_timeout.output;  // timeout's "it timed out"
+  expect_report(timed_out, by_timeout.output);
 }
 
 // Two runs given the same --out both measured (each disturbing the other) and the second

@@ -57,6 +57,57 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_EQ(version.output.rfind("h2dbench ", 0), 0u) << version.output;
 }
 
+// `list --help` listed run's options (--out, ...) that list then refused; `topology --help`
+// printed only its usage line.
+TEST(Cli, CommandHelpShowsThatCommandsOwnOptions) {
+  const auto list = run_process(h2dbench() + " list --help");
+  EXPECT_EQ(list.exit_code, 0) << list.output;
+  for (const char* option : {"--preset", "--filter", "--devices", "--all"}) {
+    EXPECT_NE(list.output.find(option), std::string::npos) << option << "\n" << list.output;
+  }
+  for (const char* option : {"--out", "--pinned-limit", "--profile", "--trace", "--benchmark_"}) {
+    EXPECT_EQ(list.output.find(option), std::string::npos) << option << "\n" << list.output;
+  }
+  EXPECT_EQ(run_process(h2dbench() + " help list").output, list.output);
+
+  const auto run = run_process(h2dbench() + " run --help");
+  for (const char* option : {"--out PATH", "--trace FILE.json", "exit codes"}) {
+    EXPECT_NE(run.output.find(option), std::string::npos) << option << "\n" << run.output;
+  }
+  const auto topology = run_process(h2dbench() + " topology --help");
+  EXPECT_EQ(topology.exit_code, 0) << topology.output;
+  for (const char* option : {"--xml FILE ", "--json ", "--all ", "--export FILE "}) {
+    EXPECT_NE(topology.output.find("\n  " + std::string(option)), std::string::npos)
+        << option << "\n"
+        << topology.output;
+  }
+}
+
+// Without a GPU, `list` hid the GPU cases: nobody could preview what a GPU run would execute.
+TEST(Cli, ListAllShowsTheGpuCasesMarkedWithoutAGpu) {
+  const auto all = run_process(h2dbench() + " list --all --preset quick");
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  const std::string gpu_case = "\nh2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB";
+  EXPECT_NE(all.output.find("\nhost/memcpy/threads=1/bytes=1MiB\n"), std::string::npos)
+      << all.output;
+  if (discover_devices().usable()) {
+    EXPECT_NE(all.output.find(gpu_case + "\n"), std::string::npos) << all.output;
+    return;
+  }
+  EXPECT_NE(all.output.find(gpu_case + "  # needs a GPU\n"), std::string::npos) << all.output;
+  EXPECT_NE(all.output.find("\npipeline/train/"), std::string::npos) << all.output;
+  EXPECT_EQ(all.output.find("# not listed"), std::string::npos) << all.output;
+  EXPECT_NE(all.output.find("need a GPU (no usable GPU here: "), std::string::npos) << all.output;
+  // Several GPUs named: the names a run on them would use.
+  const auto two = run_process(h2dbench() + " list --all --preset quick --devices 0,1");
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_NE(two.output.find("\nh2d/memory/gpu=1/"), std::string::npos) << two.output;
+  EXPECT_NE(two.output.find("\nmulti/scatter/gpus=0,1/"), std::string::npos) << two.output;
+  // Plain list says how to see them.
+  const auto plain = run_process(h2dbench() + " list --preset quick");
+  EXPECT_NE(plain.output.find("list --all shows them"), std::string::npos) << plain.output;
+}
+
 TEST(Cli, ListShowsHostCasesAndSaysWhyGpuFamiliesAreMissing) {
   const auto result = run_process(h2dbench() + " list --preset quick");
   ASSERT_EQ(result.exit_code, 0) << result.output;
@@ -81,6 +132,16 @@ TEST(Cli, QuickHostRunWritesACompleteReport) {
     EXPECT_NE(result.output.find("h2dbench: no usable GPU: "), std::string::npos);
   }
   EXPECT_NE(result.output.find("report: " + out), std::string::npos);
+  // Progress between the table's rows (a default run takes minutes).
+  EXPECT_NE(result.output.find(" cases done ("), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(" left at this pace"), std::string::npos) << result.output;
+  // Debian's libbenchmark warns that it was built as DEBUG: our word follows on the next line.
+  const std::size_t debug = result.output.find("Library was built as DEBUG");
+  if (debug != std::string::npos) {
+    const std::string note = "h2dbench: that warning does not apply here";
+    const std::size_t next = result.output.find('\n', debug) + 1;
+    EXPECT_EQ(result.output.compare(next, note.size(), note), 0) << result.output;
+  }
 
   const Report report = read_report(out);
   const auto& doc = report.document;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "harness/core/stop_signal.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {
@@ -165,6 +166,20 @@ TEST(Summary, RunNotesAndFormatting) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  warning: pageable async"), std::string::npos);
+}
+
+// After Ctrl-C, the families left showed "(us, lower is better) no case has a real_time value".
+TEST(Summary, FamiliesThatNeverRanBecauseOfCtrlCSaySo) {
+  ReportBuilder b = memory_report();
+  b.add_error("h2d/streams/streams=1/bytes=64MiB", kInterruptedBeforeCase);
+  b.add_error("h2d/streams/streams=4/bytes=64MiB", kInterruptedBeforeCase);
+  b.add_error("h2d/zero_copy/path=mapped/bytes=4KiB", "not enough host memory");
+  const std::string text = format_summary(summarize_report(b.json()));
+  EXPECT_NE(text.find("\nh2d/streams: not run (interrupted)\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("h2d/streams ("), std::string::npos) << text;
+  // Measured nothing for another reason: still said as before.
+  EXPECT_NE(text.find("no case has a"), std::string::npos) << text;
+  EXPECT_NE(text.find("h2d/memory (GB/s, higher is better)"), std::string::npos) << text;
 }
 
 TEST(Summary, EmptyReport) {

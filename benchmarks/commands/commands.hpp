@@ -14,6 +14,9 @@ struct Command {
   std::string usage;    // one line: "list [--preset P] [--filter REGEX]"
   std::string summary;  // one line for --help
   std::function<int(const std::vector<std::string>& args, const std::string& program)> handler;
+  // What each option means, one "  --flag VALUE   meaning" line each (and any closing notes), for
+  // `h2dbench COMMAND --help`; empty when the usage line says it all.
+  std::string options = {};
 };
 
 // Commands register themselves from their own file in benchmarks/ at static-initialization time:

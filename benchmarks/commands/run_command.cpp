@@ -211,6 +211,7 @@ constexpr const char* kRunUsage =
     kRunUsage,
     "run the benchmark suite and write a report (the default command)",
     run_command,
+    run_options_help(/*listing=*/false),
 });
 
 }  // namespace

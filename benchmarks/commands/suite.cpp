@@ -60,6 +60,21 @@ RunPlan make_plan(const RunOptions& options, const DeviceDiscovery& discovery) {
   return plan;
 }
 
+RunPlan make_preview_plan(const RunOptions& options) {
+  constexpr int kMostPreviewOrdinals = 64;  // any ordinal a user may name on a big machine
+  const std::string wanted = options.devices.value_or("0");
+  RunPlan plan;
+  plan.preset = options.preset;
+  for (int ordinal : parse_device_list(wanted, wanted == "all" ? 1 : kMostPreviewOrdinals)) {
+    DeviceInfo gpu;
+    gpu.ordinal = ordinal;
+    gpu.name = "GPU " + std::to_string(ordinal) + " (preview)";
+    gpu.can_map_host_memory = true;  // every GPU CUDA 11.8+ supports can
+    plan.devices.push_back(gpu);
+  }
+  return plan;
+}
+
 double preset_min_time_s(Preset preset) {
   switch (preset) {
     case Preset::quick:
@@ -154,7 +169,8 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   CapturingReporter reporter(
       colour == "auto" ? isatty(STDOUT_FILENO) != 0 : parse_benchmark_bool(colour),
       parse_benchmark_bool(
-          benchmark_flag(options.benchmark_flags, "counters_tabular").value_or("true")));
+          benchmark_flag(options.benchmark_flags, "counters_tabular").value_or("true")),
+      selection.cases.size());
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
   if (ran == 0 || reporter.json().empty()) {

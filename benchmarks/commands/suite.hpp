@@ -5,15 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/run_options.hpp"
 #include "harness/suite/context.hpp"
 #include "harness/suite/family.hpp"
-#include "harness/cli/run_options.hpp"
 
 namespace h2d {
 
 // Resolves --devices against what CUDA sees (default: GPU 0). Without a GPU, naming one is a
 // UsageError; not naming one gives a plan with no devices, which runs the host-side families.
 RunPlan make_plan(const RunOptions& options, const DeviceDiscovery& discovery);
+
+// What a run on a GPU machine would be given, for `list --all` where no GPU is usable: GPU 0, or
+// the ordinals --devices names ("all": one), each described only by its ordinal. Families decide
+// their cases from the ordinals alone, so the list is the one a GPU machine prints.
+RunPlan make_preview_plan(const RunOptions& options);
 
 // The cases a run would execute, and the families it leaves out with their reason.
 struct SuiteSelection {

@@ -9,12 +9,12 @@
 
 #include "benchmarks/commands/commands.hpp"
 #include "harness/cli/command_line.hpp"
+#include "harness/core/usage_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/topology/hwloc_topology.hpp"
 #include "harness/topology/topology.hpp"
 #include "harness/topology/topology_export.hpp"
 #include "harness/topology/topology_report.hpp"
-#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {
@@ -86,6 +86,12 @@ int topology_command(const std::vector<std::string>& args, const std::string& /*
     kUsage,
     "show GPUs, PCIe links and ceilings, shared uplinks and NUMA nodes (--xml describes a rig)",
     topology_command,
+    "  --xml FILE      describe the rig in an hwloc XML file instead of this machine (e.g. one\n"
+    "                  written by --export elsewhere)\n"
+    "  --json          the same as JSON\n"
+    "  --all           every PCI device, not only the GPUs and the bridges above them\n"
+    "  --export FILE   write this machine's topology as hwloc XML, with each link's PCIe\n"
+    "                  generation and width, for --xml or HWLOC_XMLFILE on another machine\n",
 });
 
 }  // namespace

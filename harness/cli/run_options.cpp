@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "harness/cli/benchmark_flags.hpp"
-#include "harness/core/byte_size.hpp"
 #include "harness/cli/command_line.hpp"
+#include "harness/core/byte_size.hpp"
 #include "harness/core/duration.hpp"
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/usage_error.hpp"
@@ -43,7 +43,9 @@ CommandSyntax run_syntax(bool listing) {
                         {"--devices", "'all' or GPU ordinals such as 0,1"}},
                        "",
                        listing ? "" : "--benchmark_"};
-  if (!listing) {
+  if (listing) {
+    syntax.options.push_back({"--all", ""});
+  } else {
     syntax.options.insert(syntax.options.end(), {{"--out", "a file path"},
                                                  {"--pinned-limit", "a size such as 8GiB"},
                                                  {"--profile", ""},
@@ -54,6 +56,33 @@ CommandSyntax run_syntax(bool listing) {
 }
 
 }  // namespace
+
+std::string run_options_help(bool listing) {
+  std::string help =
+      "  --preset quick|default|full   how much to sweep (default: default)\n"
+      "  --filter REGEX                only cases whose name matches\n"
+      "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n";
+  if (listing) {
+    return help +
+           "  --all                         without a usable GPU, also the cases a GPU run would\n"
+           "                                execute (on GPU 0, or the --devices given), marked\n"
+           "                                \"needs a GPU\"\n";
+  }
+  return help +
+         "  --out PATH                    report file (default: "
+         "results/<host>_<gpu>_<UTC time>.json)\n"
+         "  --pinned-limit SIZE           cap on pinned host memory (default: half of available)\n"
+         "  --profile                     a few iterations per case, once: for profilers "
+         "(scripts/profile)\n"
+         "  --trace FILE.json             built-in timeline (Chrome trace JSON) and checks of the\n"
+         "                                cases' claims against it; implies --profile\n"
+         "  --watchdog SECONDS            stop a pipeline case when no batch completes for this "
+         "long (default: 30)\n"
+         "  --benchmark_*                 passed to Google Benchmark, e.g. "
+         "--benchmark_repetitions=5\n"
+         "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
+         "130 interrupted (Ctrl-C; the report of what completed is written)\n";
+}
 
 RunOptions parse_run_options(const std::vector<std::string>& args, bool listing) {
   if (listing) {
@@ -73,6 +102,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
     compile_filter("--filter", options.filter);
   }
   options.devices = parsed.get("--devices");
+  options.all_cases = parsed.has("--all");
   options.out = parsed.get("--out");
   if (const auto limit = parsed.get("--pinned-limit")) {
     try {

@@ -22,10 +22,15 @@ struct RunOptions {
   std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
   std::vector<std::string> benchmark_flags;  // --benchmark_*, checked, passed to Google Benchmark
   std::string benchmark_filter;  // --benchmark_filter's value, applied when cases are selected
+  bool all_cases = false;        // list --all: also the GPU cases where no GPU is usable
 };
 
+// The options of `run` (listing false) or `list` (true) and what they mean, one line each, for
+// `h2dbench run --help` and `h2dbench list --help`.
+std::string run_options_help(bool listing);
+
 // Parses `args` (the words after the subcommand). `listing` is true for `list`, which takes only
-// --preset, --filter and --devices. Throws UsageError naming the flag and what is valid.
+// --preset, --filter, --devices and --all. Throws UsageError naming the flag and what is valid.
 RunOptions parse_run_options(const std::vector<std::string>& args, bool listing);
 
 // "all" or a comma list of ordinals ("0,2"); each must be below `device_count`, none repeated.

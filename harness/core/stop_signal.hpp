@@ -6,7 +6,9 @@ namespace h2d {
 
 // Ctrl-C (SIGINT) and SIGTERM ask a run to stop at the next safe point: between cases, and inside
 // a pipeline case at once (its watchdog polls the flag). The report of what completed is still
-// written. A second signal ends the process the usual way, for when something does not stop.
+// written. A second signal ends the process the usual way, for when something does not stop,
+// unless it comes within a second of the first: then it is the same request (`timeout -s INT`
+// delivers its signal twice).
 class StopSignalScope {
  public:
   // Installs the handlers; the previous ones come back on destruction.
@@ -22,6 +24,11 @@ bool stop_requested() noexcept;
 const char* stop_requester() noexcept;
 void request_stop() noexcept;
 void clear_stop_request() noexcept;
+
+// The reason recorded for a case that never started because the run was interrupted first; the
+// verdict then says its family was not run rather than that it measured nothing.
+inline constexpr char kInterruptedBeforeCase[] =
+    "the run was interrupted before this case completed";
 
 // A case that stopped because the run was interrupted: reported as skipped, not failed.
 class RunInterrupted : public std::runtime_error {

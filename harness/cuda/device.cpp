@@ -70,7 +70,9 @@ DeviceInfo describe(int ordinal) {
 
 DeviceDiscovery run_discovery() {
   DeviceDiscovery discovery;
-  cudaRuntimeGetVersion(&discovery.runtime_version);
+  int reported = 0;
+  const cudaError_t runtime_status = cudaRuntimeGetVersion(&reported);
+  discovery.runtime_version = runtime_version_or_built(runtime_status, reported);
   cudaDriverGetVersion(&discovery.driver_version);
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
@@ -94,6 +96,10 @@ DeviceDiscovery run_discovery() {
 }
 
 }  // namespace
+
+int runtime_version_or_built(int status, int reported) {
+  return status == cudaSuccess && reported > 0 ? reported : CUDART_VERSION;
+}
 
 const DeviceDiscovery& discover_devices() {
   static const DeviceDiscovery discovery = run_discovery();

@@ -11,6 +11,7 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/number_text.hpp"
+#include "harness/core/stop_signal.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
@@ -172,6 +173,15 @@ FamilySummary summarize_family(const std::string& family,
     }
   }
   if (measured.empty()) {
+    // Ctrl-C before the family's turn: every case carries the reason the runner gives those.
+    const bool never_started =
+        !all_cases.empty() && std::all_of(all_cases.begin(), all_cases.end(), [](const auto* c) {
+          return c->error && *c->error == kInterruptedBeforeCase;
+        });
+    if (never_started) {
+      summary.not_run = "interrupted";
+      return summary;
+    }
     summary.findings.push_back(fmt::format("no case has a {} value", summary.metric.name));
     return summary;
   }
@@ -325,6 +335,10 @@ std::string format_summary(const RunSummary& summary) {
     out += "  no measured case in this report\n";
   }
   for (const FamilySummary& family : summary.families) {
+    if (!family.not_run.empty()) {
+      out += fmt::format("{}: not run ({})\n", family.family, family.not_run);
+      continue;
+    }
     out += fmt::format("{} ({}, {})\n", family.family, family.metric.unit,
                        to_string(family.metric.better));
     for (const std::string& line : family.findings) {

@@ -20,6 +20,7 @@ struct FamilySummary {
   PrimaryMetric metric;
   std::vector<std::string> findings;  // one line per workload
   std::vector<std::string> warnings;  // things that matter: unpinned pins, no overlap, noise
+  std::string not_run;                // why no case of the family ran ("interrupted"), or empty
 };
 
 struct RunSummary {

@@ -105,8 +105,7 @@ std::pair<Outcome, std::string> classify_current_exception() {
 
 void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
   if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
-    end_case(Outcome::skipped, bench_case.name,
-             "the run was interrupted before this case completed", state);
+    end_case(Outcome::skipped, bench_case.name, kInterruptedBeforeCase, state);
     return;
   }
   if (const std::string lost = sticky_cuda_error(); bench_case.needs_gpu && !lost.empty()) {

@@ -1,0 +1,211 @@
+// Runtime API, "Memory Management": copies and memsets, with the host-side behaviour of
+// "API synchronization behavior" (Runtime API reference, section 2).
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+
+#include "sim/runtime/api_support.hpp"
+#include "sim/runtime/pageable_staging.hpp"
+#include "sim/runtime/runtime_call.hpp"
+#include "sim/runtime/transfer.hpp"
+
+using namespace h2d::sim;
+
+namespace {
+
+enum class Api { sync, async };
+
+struct CopyCall {
+  const char* function;
+  Api api;
+  void* destination;
+  const void* source;
+  CopyShape shape;
+  cudaMemcpyKind kind;
+  cudaStream_t stream;
+};
+
+unsigned char* middle_byte(void* destination, const CopyShape& shape) {
+  return static_cast<unsigned char*>(destination) + shape.height / 2 * shape.destination_pitch +
+         shape.width / 2;
+}
+
+// Whether the calling thread waits for the copy to finish, per "API synchronization behavior":
+// - sync cudaMemcpy: pinned H2D and any D2H return when done, D2D returns at once, H2H is fully
+//   synchronous, pageable H2D returns once staged;
+// - async: D2H to pageable memory is synchronous ("might be synchronous"; it is on every driver),
+//   H2H is fully synchronous, everything else returns at once.
+bool host_waits(const CopyRoute& route, Api api) {
+  switch (route.kind) {
+    case 0:
+      return true;
+    case 1:
+      return api == Api::sync && !route.source.pageable();
+    case 2:
+      return api == Api::sync || route.destination.pageable();
+    default:
+      return false;
+  }
+}
+
+// Queues `call` and waits as CUDA does. Peer copies pass `peer_staged` when no peer access lets
+// them go directly, so they hold the caller until done (cudaMemcpyPeerAsync).
+cudaError_t queue_copy(const CopyCall& call, RuntimeCall& record, bool peer_staged = false,
+                       const CopyRoute* known_route = nullptr) {
+  StreamPtr stream;
+  Device* device = nullptr;
+  if (const cudaError_t error = resolve_stream(call.stream, stream, device); error != cudaSuccess) {
+    return error;
+  }
+  record.set_device(device->ordinal());
+  const FaultEffect fault = injected(call.function, device);
+  if (fault.error != cudaSuccess) {
+    return fault.error;
+  }
+  Runtime& sim = runtime();
+  CopyRoute route;
+  if (known_route != nullptr) {
+    route = *known_route;
+  } else if (const cudaError_t error = route_copy(sim.memory, call.destination, call.source,
+                                                  call.shape.destination_span(),
+                                                  call.shape.source_span(), call.kind, route);
+             error != cudaSuccess) {
+    return fail(error);
+  }
+  if (call.shape.bytes() == 0) {
+    return cudaSuccess;
+  }
+  Transfer transfer;
+  transfer.route = route;
+  transfer.bytes = call.shape.bytes();
+  transfer.legs = legs_of(sim, route);
+  transfer.stall_ns = fault.stall_ns;
+  transfer.corrupt_byte = fault.corrupt ? middle_byte(call.destination, call.shape) : nullptr;
+  transfer.device = device->ordinal();
+  transfer.stream_id = stream->id();
+  transfer.correlation_id = record.correlation_id();
+  void* const destination = call.destination;
+  const CopyShape shape = call.shape;
+  const bool staged = route.kind == 1 && route.source.pageable();
+  if (staged) {
+    device->submit(*stream, Work{})->wait();  // "a stream sync is performed before the copy"
+    const StagedSource staging(call.source, shape);
+    transfer.land = [staging, destination] { staging.land(destination); };
+  } else {
+    const void* const source = call.source;
+    transfer.land = [destination, source, shape] { copy_rows(destination, source, shape); };
+  }
+  const CompletionPtr done =
+      device->submit(*stream, transfer_work(std::move(transfer), sim.config().latency_ns));
+  if (peer_staged || host_waits(route, call.api)) {
+    done->wait();
+  } else {
+    wait_if_launch_blocking(done);
+  }
+  return sticky(*device);
+}
+
+cudaError_t queue_memset(const char* function, void* destination, int value, std::size_t count,
+                         cudaStream_t stream_handle) {
+  RuntimeCall record(function);
+  StreamPtr stream;
+  Device* device = nullptr;
+  if (const cudaError_t error = resolve_stream(stream_handle, stream, device);
+      error != cudaSuccess) {
+    return error;
+  }
+  record.set_device(device->ordinal());
+  const FaultEffect fault = injected(function, device);
+  if (fault.error != cudaSuccess) {
+    return fault.error;
+  }
+  CopyRoute route;
+  if (const cudaError_t error = copy_end(runtime().memory, destination, count, route.destination);
+      error != cudaSuccess || route.destination.pageable()) {
+    return fail(cudaErrorInvalidValue);
+  }
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  Transfer transfer;
+  transfer.route = route;
+  transfer.route.source.memory = HostMemory::none;
+  transfer.bytes = count;
+  transfer.stall_ns = fault.stall_ns;
+  transfer.activity = ActivityType::memset;
+  transfer.device = device->ordinal();
+  transfer.stream_id = stream->id();
+  transfer.correlation_id = record.correlation_id();
+  transfer.land = [destination, value, count] { std::memset(destination, value, count); };
+  // "cudaMemset ... is asynchronous with respect to the host" for device memory; on pinned host
+  // memory it is synchronous.
+  const CompletionPtr done = device->submit(*stream, transfer_work(std::move(transfer), 0));
+  if (!route.destination.on_device()) {
+    done->wait();
+  } else {
+    wait_if_launch_blocking(done);
+  }
+  return sticky(*device);
+}
+
+CopyShape linear(std::size_t count) {
+  return CopyShape{count, 1, count, count};
+}
+
+}  // namespace
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  RuntimeCall record("cudaMemcpy");
+  return queue_copy({"cudaMemcpy", Api::sync, dst, src, linear(count), kind, cudaStreamLegacy},
+                    record);
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  RuntimeCall record("cudaMemcpyAsync");
+  return queue_copy({"cudaMemcpyAsync", Api::async, dst, src, linear(count), kind, stream}, record);
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  RuntimeCall record("cudaMemcpy2DAsync");
+  if (width > dpitch || width > spitch) {
+    return fail(cudaErrorInvalidPitchValue);
+  }
+  return queue_copy(
+      {"cudaMemcpy2DAsync", Api::async, dst, src, {width, height, dpitch, spitch}, kind, stream},
+      record);
+}
+
+// Runtime API cudaMemcpyPeerAsync: "Copies memory from one device to memory on another device";
+// without peer access the copy is staged through host memory, and it holds the caller.
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
+                                size_t count, cudaStream_t stream) {
+  RuntimeCall record("cudaMemcpyPeerAsync");
+  Runtime& sim = runtime();
+  if (sim.device(dstDevice) == nullptr || sim.device(srcDevice) == nullptr) {
+    return fail(cudaErrorInvalidDevice);
+  }
+  CopyRoute route;
+  if (const cudaError_t error =
+          route_copy(sim.memory, dst, src, count, count, cudaMemcpyDeviceToDevice, route);
+      error != cudaSuccess) {
+    return fail(error);
+  }
+  if (route.source.device != srcDevice || route.destination.device != dstDevice) {
+    return fail(cudaErrorInvalidValue);
+  }
+  const bool staged = srcDevice != dstDevice && !sim.peer_path(srcDevice, dstDevice);
+  return queue_copy({"cudaMemcpyPeerAsync", Api::async, dst, src, linear(count),
+                     cudaMemcpyDeviceToDevice, stream},
+                    record, staged, &route);
+}
+
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  return queue_memset("cudaMemset", devPtr, value, count, cudaStreamLegacy);
+}
+
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return queue_memset("cudaMemsetAsync", devPtr, value, count, stream);
+}

@@ -1,0 +1,238 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "sim/runtime/kernel_queue.hpp"
+#include "tests/sim/runtime_test_support.hpp"
+
+namespace h2d::sim {
+namespace {
+
+constexpr std::size_t kMiB = 1 << 20;
+
+cudaPointerAttributes attributes_of(const void* pointer) {
+  cudaPointerAttributes attributes{};
+  EXPECT_EQ(cudaPointerGetAttributes(&attributes, pointer), cudaSuccess);
+  return attributes;
+}
+
+TEST(SimMemory, PointerAttributesTellTheTruthInsideAllocations) {
+  SimMachine machine({});
+  void* device = nullptr;
+  void* pinned = nullptr;
+  void* mapped = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, kMiB), cudaSuccess);
+  ASSERT_EQ(cudaHostAlloc(&mapped, kMiB, cudaHostAllocMapped | cudaHostAllocWriteCombined),
+            cudaSuccess);
+  std::vector<char> registered(kMiB);
+  std::vector<char> pageable(kMiB);
+  ASSERT_EQ(cudaHostRegister(registered.data(), kMiB, cudaHostRegisterPortable), cudaSuccess);
+
+  const auto inside_device = attributes_of(static_cast<char*>(device) + 100);
+  EXPECT_EQ(inside_device.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(inside_device.device, 0);
+  EXPECT_EQ(inside_device.devicePointer, static_cast<char*>(device) + 100);
+  EXPECT_EQ(attributes_of(static_cast<char*>(pinned) + kMiB - 1).type, cudaMemoryTypeHost);
+  EXPECT_EQ(attributes_of(mapped).type, cudaMemoryTypeHost);
+  EXPECT_EQ(attributes_of(registered.data() + 5).type, cudaMemoryTypeHost);
+  const auto unregistered = attributes_of(pageable.data());
+  EXPECT_EQ(unregistered.type, cudaMemoryTypeUnregistered);
+  EXPECT_EQ(unregistered.device, -2);
+  EXPECT_EQ(unregistered.devicePointer, nullptr);
+  void* on_device = nullptr;
+  EXPECT_EQ(cudaHostGetDevicePointer(&on_device, mapped, 0), cudaSuccess);
+  EXPECT_EQ(on_device, mapped);
+
+  EXPECT_EQ(cudaHostRegister(registered.data() + 10, 10, 0), cudaErrorHostMemoryAlreadyRegistered);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorHostMemoryAlreadyRegistered);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(registered.data()), cudaSuccess);
+  EXPECT_EQ(attributes_of(registered.data()).type, cudaMemoryTypeUnregistered);
+  EXPECT_EQ(cudaHostUnregister(registered.data()), cudaErrorHostMemoryNotRegistered);
+  EXPECT_EQ(cudaFree(static_cast<char*>(device) + 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(attributes_of(device).type, cudaMemoryTypeUnregistered);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(mapped), cudaSuccess);
+  cudaGetLastError();
+}
+
+TEST(SimMemory, DeviceMemoryLimitAndBadCopiesReturnCudaErrors) {
+  SimMachine machine({{"H2D_SIM_DEVICE_MEMORY", "16MiB"}});
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, 12 * kMiB), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&b, 8 * kMiB), cudaErrorMemoryAllocation);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorMemoryAllocation);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorMemoryAllocation);
+  std::vector<char> host(kMiB);
+  EXPECT_EQ(cudaMemcpy(host.data(), host.data(), kMiB, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(a, host.data(), kMiB, static_cast<cudaMemcpyKind>(9)),
+            cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(
+      cudaMemcpy(static_cast<char*>(a) + 12 * kMiB - 10, host.data(), 100, cudaMemcpyHostToDevice),
+      cudaErrorInvalidValue)
+      << "a copy running past the allocation's end";
+  EXPECT_EQ(
+      cudaMemcpyAsync(a, host.data(), 1, cudaMemcpyDefault, reinterpret_cast<cudaStream_t>(0x1234)),
+      cudaErrorInvalidResourceHandle);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaSetDevice(3), cudaErrorInvalidDevice);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorMemoryAllocation), "cudaErrorMemoryAllocation");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorMemoryAllocation), "out of memory");
+  EXPECT_EQ(cudaFree(a), cudaSuccess);
+  cudaGetLastError();
+}
+
+TEST(SimMemory, DevicesAreNamedAsSimulatedAndDistinct) {
+  SimMachine machine({{"H2D_SIM_DEVICES", "2"}, {"H2D_SIM_COPY_ENGINES", "1"}});
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  ASSERT_EQ(count, 2);
+  cudaDeviceProp first{}, second{};
+  ASSERT_EQ(cudaGetDeviceProperties(&first, 0), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceProperties(&second, 1), cudaSuccess);
+  EXPECT_STREQ(first.name, "Simulated GPU 0 (h2dbench sim)");
+  EXPECT_NE(std::memcmp(first.uuid.bytes, second.uuid.bytes, sizeof first.uuid.bytes), 0);
+  EXPECT_EQ(first.asyncEngineCount, 1);
+  int sms = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 1), cudaSuccess);
+  EXPECT_EQ(sms, 4);
+  char bus[32];
+  ASSERT_EQ(cudaDeviceGetPCIBusId(bus, sizeof bus, 1), cudaSuccess);
+  EXPECT_STREQ(bus, "0000:02:00.0");
+  int version = 0;
+  EXPECT_EQ(cudaDriverGetVersion(&version), cudaSuccess);
+  EXPECT_EQ(version, CUDART_VERSION);
+  cudaFuncAttributes attributes{};
+  EXPECT_EQ(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(&attributes_of)),
+            cudaSuccess);
+}
+
+TEST(SimMemory, NoDevicesIsCudaErrorNoDevice) {
+  SimMachine machine({{"H2D_SIM_DEVICES", "0"}});
+  int count = -1;
+  EXPECT_EQ(cudaGetDeviceCount(&count), cudaErrorNoDevice);
+  EXPECT_EQ(count, 0);
+  cudaGetLastError();
+}
+
+TEST(SimPeers, PeerAccessOnlyWhereConfiguredAndStagedCopiesHoldTheCaller) {
+  SimMachine machine({{"H2D_SIM_DEVICES", "3"}, {"H2D_SIM_PEER", "0-1"}});
+  int can = -1;
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 0, 1), cudaSuccess);
+  EXPECT_EQ(can, 1);
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 0, 2), cudaSuccess);
+  EXPECT_EQ(can, 0);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(2, 0), cudaErrorPeerAccessUnsupported);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 0), cudaErrorPeerAccessAlreadyEnabled);
+  void* on0 = nullptr;
+  void* on2 = nullptr;
+  ASSERT_EQ(cudaMalloc(&on0, 4 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMemset(on0, 5, 4 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&on2, 4 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyPeerAsync(on2, 2, on0, 0, 4 * kMiB, nullptr), cudaSuccess);
+  EXPECT_EQ(static_cast<unsigned char*>(on2)[4 * kMiB - 1], 5)
+      << "without peer access the copy is staged through the host and done on return";
+  EXPECT_EQ(cudaMemcpyPeerAsync(on2, 1, on0, 0, 16, nullptr), cudaErrorInvalidValue);
+  cudaFree(on2);
+  cudaSetDevice(0);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaSuccess);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
+  cudaFree(on0);
+  cudaGetLastError();
+}
+
+TEST(SimFaultInjection, NthCallFailsCopiesCorruptAndIllegalAddressSticks) {
+  SimMachine machine({{"H2D_SIM_FAULTS",
+                       "cudaMalloc#2=cudaErrorMemoryAllocation,corrupt=cudaMemcpyAsync#1,"
+                       "kernel:bad#1=cudaErrorIllegalAddress"}});
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, kMiB), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&b, kMiB), cudaErrorMemoryAllocation);
+  ASSERT_EQ(cudaMalloc(&b, kMiB), cudaSuccess);
+  std::vector<unsigned char> source(kMiB, 1), back(kMiB, 0);
+  ASSERT_EQ(cudaMemcpyAsync(a, source.data(), kMiB, cudaMemcpyHostToDevice, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), a, kMiB, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[kMiB / 2], 0xfe);
+  EXPECT_EQ(back[0], 1);
+  ASSERT_EQ(enqueue_kernel(nullptr, "bad", [] {}), cudaSuccess) << "the launch itself succeeds";
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress) << "sticky: never reset";
+  EXPECT_EQ(cudaMalloc(&b, 16), cudaErrorIllegalAddress);
+}
+
+TEST(SimFaultInjection, AStallHoldsTheCopy) {
+  SimMachine machine({{"H2D_SIM_FAULTS", "stall=cudaMemcpyAsync#1:80ms"}});
+  void* a = nullptr;
+  void* host = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, 4096), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&host, 4096), cudaSuccess);
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(cudaMemcpyAsync(a, host, 4096, cudaMemcpyHostToDevice, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(80));
+  cudaFree(a);
+  cudaFreeHost(host);
+}
+
+TEST(SimUplinks, GpusBehindOneSwitchShareItsUplink) {
+  // The first two GPUs of the six-GPU fixture sit behind one switch; each is modelled at 1 GB/s
+  // and their uplink at 1.5 GB/s: together each gets 0.75 GB/s (event time on each device).
+  SimMachine machine(
+      {{"H2D_SIM_TOPOLOGY", H2D_SOURCE_DIR "/tests/fixtures/six_gpu_gen3_two_switches.xml"},
+       {"H2D_SIM_DEVICES", "2"},
+       {"H2D_SIM_UPLINK_GBPS", "1.5"},
+       {"H2D_SIM_H2D_GBPS", "1"},
+       {"H2D_SIM_LATENCY_US", "0"}});
+  char bus[32];
+  ASSERT_EQ(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
+  EXPECT_STREQ(bus, "0000:04:00.0");
+  constexpr std::size_t kBytes = 8 * kMiB;
+  void* host = nullptr;
+  ASSERT_EQ(cudaMallocHost(&host, kBytes), cudaSuccess);
+  std::memset(host, 1, kBytes);
+  void* dev[2] = {};
+  cudaEvent_t start[2] = {}, stop[2] = {};
+  for (int d = 0; d < 2; ++d) {
+    ASSERT_EQ(cudaSetDevice(d), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&dev[d], kBytes), cudaSuccess);
+    ASSERT_EQ(cudaMemset(dev[d], 0, kBytes), cudaSuccess);  // first touch outside the timing
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(cudaEventCreate(&start[d]), cudaSuccess);
+    ASSERT_EQ(cudaEventCreate(&stop[d]), cudaSuccess);
+  }
+  for (int d = 0; d < 2; ++d) {
+    cudaSetDevice(d);
+    ASSERT_EQ(cudaEventRecord(start[d], nullptr), cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(dev[d], host, kBytes, cudaMemcpyHostToDevice, nullptr), cudaSuccess);
+    ASSERT_EQ(cudaEventRecord(stop[d], nullptr), cudaSuccess);
+  }
+  for (int d = 0; d < 2; ++d) {
+    cudaSetDevice(d);
+    ASSERT_EQ(cudaEventSynchronize(stop[d]), cudaSuccess);
+    float ms = 0;
+    ASSERT_EQ(cudaEventElapsedTime(&ms, start[d], stop[d]), cudaSuccess);
+    EXPECT_NEAR(kBytes / (ms * 1e-3) / 1e9, 0.75, 0.75 * 0.1) << "device " << d;
+    cudaEventDestroy(start[d]);
+    cudaEventDestroy(stop[d]);
+    cudaFree(dev[d]);
+  }
+  cudaSetDevice(0);
+  cudaFreeHost(host);
+}
+
+}  // namespace
+}  // namespace h2d::sim
