@@ -11,4 +11,8 @@ namespace h2d::kernels {
 cudaError_t launch_latch(const volatile int* release, int* timed_out, std::uint64_t timeout_ns,
                          cudaStream_t stream);
 
+// The latch kernel's attributes on the current device: cudaErrorInvalidDeviceFunction or
+// cudaErrorNoKernelImageForDevice when the binary holds no code this device can run.
+cudaError_t latch_kernel_attributes(cudaFuncAttributes* attributes);
+
 }  // namespace h2d::kernels

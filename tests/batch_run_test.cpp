@@ -8,8 +8,8 @@
 #include <string>
 
 #include "harness/batch/batch.hpp"
-#include "harness/cuda/device.hpp"
 #include "harness/core/host_threads.hpp"
+#include "harness/cuda/device.hpp"
 #include "harness/report/report_file.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"
@@ -69,7 +69,7 @@ TEST(BatchRun, HostFamiliesMeasureEveryCase) {
   EXPECT_LT(counter(runs, "host/normalize/threads=1/batch=16", "max_abs_error"), 1e-5);
 }
 
-TEST(BatchRun, GpuFamiliesShowTheSilentNoPinAndVerify) {
+TEST(BatchRunGpu, FamiliesShowTheSilentNoPinAndVerify) {
   H2D_REQUIRE_GPU();
   const Runs runs = run_quick("^h2d/(batch|preprocess)/", "gpu");
   const std::string train = "h2d/batch/task=train/layout=";
@@ -90,7 +90,7 @@ TEST(BatchRun, GpuFamiliesShowTheSilentNoPinAndVerify) {
             counter(runs, "h2d/preprocess/where=cpu/mem=pinned/batch=16", "bus_bytes"));
 }
 
-TEST(BatchRun, CasesOverThePinnedCapAreSkippedWithTheReason) {
+TEST(BatchRunGpu, CasesOverThePinnedCapAreSkippedWithTheReason) {
   H2D_REQUIRE_GPU();
   const std::string name = "h2d/batch/task=train/layout=tuple/pin=packed/batch=16";
   const Report report = run_report("^" + name + "$", "cap", "--pinned-limit 8MiB");

@@ -173,6 +173,37 @@ TEST(CliRobustness, AFilterThatMatchesNothingLeavesNoFolderBehind) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
+nlohmann::json read_report(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// Google Benchmark 1.8 warns per case about a bare number, 1.7 refuses "0.01s": both work.
+TEST(CliRobustness, MinTimeTakesBothSpellings) {
+  TempDir dir;
+  for (const char* min_time : {"0.01", "0.01s"}) {
+    const auto result =
+        run_process(h2dbench() + " " + kOneCase + " --benchmark_min_time=" + min_time + " --out " +
+                    dir.file("r.json"));
+    EXPECT_EQ(result.exit_code, 0) << min_time << "\n" << result.output;
+    EXPECT_EQ(result.output.find("min_time"), std::string::npos) << result.output;
+  }
+}
+
+// 16 streams shared 8 hardware queues: h2dbench asks for 32, keeps a user's own value, and says
+// in the report which was in effect.
+TEST(CliRobustness, DeviceMaxConnectionsIsSetAndRecorded) {
+  TempDir dir;
+  const std::string out = dir.file("r.json");
+  for (const auto& [environment, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"env -u CUDA_DEVICE_MAX_CONNECTIONS ", "32"},
+           {"CUDA_DEVICE_MAX_CONNECTIONS=4 ", "4"}}) {
+    const auto result = run_process(environment + h2dbench() + " " + kOneCase + " --out " + out);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_EQ(read_report(out)["h2dbench"]["cuda"]["device_max_connections"], expected);
+  }
+}
+
 // Ctrl-C between repetitions aborted the process inside Google Benchmark (exit 134, no report).
 TEST(CliRobustness, InterruptBetweenRepetitionsStillWritesTheReport) {
   TempDir dir;

@@ -74,14 +74,24 @@ std::string flag_error(const std::string& flag) {
   return "";
 }
 
+// Google Benchmark 1.8 warned once per case about a bare --benchmark_min_time=0.02; 1.7 refuses
+// the "s" suffix. Either spelling goes in as the library reads it.
+TEST(BenchmarkFlags, MinTimeIsSpelledForTheLibrary) {
+  EXPECT_EQ(min_time_flag("0.02", true), "--benchmark_min_time=0.02s");
+  EXPECT_EQ(min_time_flag("0.02s", true), "--benchmark_min_time=0.02s");
+  EXPECT_EQ(min_time_flag("0.02", false), "--benchmark_min_time=0.02");
+  EXPECT_EQ(min_time_flag("0.02s", false), "--benchmark_min_time=0.02");
+}
+
 // Google Benchmark answered these late and badly: an empty report with exit 0 (repetitions=0),
 // "fatal: vector::reserve" (repetitions=-3), its usage text and exit 0 (time_unit=xx), exit 1
 // (out=/proc/x), a misleading "matched none" (list_tests), nothing at all (format=csv).
 TEST(BenchmarkFlags, BadValuesAndFlagsThatFightOurOutputAreRefusedUpFront) {
   for (const char* good :
-       {"--benchmark_repetitions=5", "--benchmark_min_time=0.5", "--benchmark_min_warmup_time=0",
-        "--benchmark_filter=-threads=2", "--benchmark_color=auto", "--benchmark_counters_tabular",
-        "--benchmark_report_aggregates_only=false", "--benchmark_context=rig=a,run=3"}) {
+       {"--benchmark_repetitions=5", "--benchmark_min_time=0.5", "--benchmark_min_time=0.5s",
+        "--benchmark_min_warmup_time=0", "--benchmark_filter=-threads=2", "--benchmark_color=auto",
+        "--benchmark_counters_tabular", "--benchmark_report_aggregates_only=false",
+        "--benchmark_context=rig=a,run=3"}) {
     EXPECT_EQ(flag_error(good), "") << good;
   }
   const std::vector<std::pair<std::string, std::string>> bad{
@@ -91,6 +101,8 @@ TEST(BenchmarkFlags, BadValuesAndFlagsThatFightOurOutputAreRefusedUpFront) {
       {"--benchmark_repetitions", "needs its value after '='"},
       {"--benchmark_min_time=abc", "above 0"},
       {"--benchmark_min_time=-1", "above 0"},
+      {"--benchmark_min_time=0.5ss", "above 0"},
+      {"--benchmark_min_time=s", "above 0"},
       {"--benchmark_min_time=", "empty"},
       {"--benchmark_filter=(", "not a valid regular expression"},
       {"--benchmark_color=maybe", "auto, true or false"},

@@ -19,6 +19,7 @@ TEST(LinkAnnotation, GpusComeFromTheCaseName) {
   EXPECT_TRUE(is_link_bound_family("multi/scatter"));
   EXPECT_FALSE(is_link_bound_family("host/memcpy"));
   EXPECT_FALSE(is_link_bound_family("h2dx/memory"));
+  EXPECT_FALSE(is_link_bound_family("h2d/pin_cost"));  // pinning throughput, not link traffic
 }
 
 nlohmann::json entry(const std::string& run_name, double gb_per_s) {
@@ -59,7 +60,8 @@ TEST(LinkAnnotation, EveryBandwidthCounterGetsItsShareOfTheLink) {
   list.push_back(entry("h2d/memory/gpu=4/dir=h2d/bytes=64MiB", 6.0));              // 7: the x8 GPU
   list.push_back(entry("multi/scatter/gpus=0,3/route=direct/batch=64MiB", 20.0));  // 8
   list.push_back(entry("h2d/other/gpu=all/bytes=64MiB", 5.0));                     // 9
-  list.push_back(entry("h2d/memory/gpu=9/dir=h2d/bytes=64MiB", 5.0));  // 10: no such GPU
+  list.push_back(entry("h2d/memory/gpu=9/dir=h2d/bytes=64MiB", 5.0));       // 10: no such GPU
+  list.push_back(entry("h2d/pin_cost/how=malloc_host/bytes=64MiB", 40.0));  // 11: pinning speed
 
   list[0]["d2h_GB_per_s"] = 11.0;
   EXPECT_EQ(annotate_link_pct(report, t, {0}), 8u);
@@ -77,6 +79,7 @@ TEST(LinkAnnotation, EveryBandwidthCounterGetsItsShareOfTheLink) {
   EXPECT_NEAR(list[7]["link_pct"].get<double>(), 100 * 6.0 / x8, 1e-9);
   EXPECT_NEAR(list[8]["link_pct"].get<double>(), 100 * 20.0 / (2 * x16), 1e-9);  // two switches
   EXPECT_FALSE(list[9].contains("link_pct"));
+  EXPECT_FALSE(list[11].contains("link_pct"));
   EXPECT_FALSE(list[10].contains("link_pct"));
 }
 

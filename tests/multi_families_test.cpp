@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "benchmarks/commands/suite.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/suite/case_runner.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"
@@ -43,6 +44,18 @@ std::vector<std::string> names(const std::vector<BenchmarkCase>& cases) {
     list.push_back(c.name);
   }
   return list;
+}
+
+// D2H into write-combined memory was verified by CPU reads of uncached memory: seconds per GiB.
+TEST(MemoryFamily, NoDeviceToHostCopiesIntoWriteCombinedMemory) {
+  int h2d_write_combined = 0;
+  for (const std::string& name : names(family("h2d/memory").cases(plan_with(1, Preset::quick)))) {
+    EXPECT_EQ(name.find("dir=d2h/kind=write_combined"), std::string::npos) << name;
+    h2d_write_combined += name.find("dir=h2d/kind=write_combined") != std::string::npos;
+  }
+  EXPECT_GT(h2d_write_combined, 0);
+  EXPECT_FALSE(receives_device_copies(HostKind::write_combined));
+  EXPECT_TRUE(receives_device_copies(HostKind::pinned));
 }
 
 TEST(MultiFamilies, AreRegisteredAsGpuFamilies) {

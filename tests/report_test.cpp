@@ -152,17 +152,23 @@ TEST(Context, JsonCarriesMachineRunAndOutcomes) {
   gpu.pci_bus_id = "0000:17:00.0";
   context.discovery.devices = {gpu};
   context.host.hostname = "box";
+  context.device_max_connections = "32";
+  context.latches = decide_latches(/*profile=*/false, /*launch_returned_while_spinning=*/false);
   context.outcomes.skipped.push_back({"h2d/x", "too big"});
   context.skipped_families.push_back({"h2d/memory", "no GPU"});
   const nlohmann::json json = context_to_json(context);
   EXPECT_EQ(json["schema"], 1);
   EXPECT_EQ(json["cuda"]["runtime_version"], "12.4");
   EXPECT_EQ(json["cuda"]["driver_version"], "none");
+  EXPECT_EQ(json["cuda"]["device_max_connections"], "32");
   EXPECT_EQ(json["gpus"][0]["compute_capability"], "9.0");
   EXPECT_EQ(json["gpus"][0]["pci_bus_id"], "0000:17:00.0");
   EXPECT_EQ(json["host"]["hostname"], "box");
   EXPECT_EQ(json["run"]["preset"], "quick");
   EXPECT_EQ(json["run"]["filter"], "host/");
+  EXPECT_EQ(json["run"]["latches"]["enabled"], false);
+  EXPECT_NE(json["run"]["latches"]["reason"].get<std::string>().find("CUDA_LAUNCH_BLOCKING"),
+            std::string::npos);
   EXPECT_EQ(json["skipped_cases"][0]["reason"], "too big");
   EXPECT_EQ(json["skipped_families"][0]["family"], "h2d/memory");
   EXPECT_TRUE(json["failed_cases"].empty());

@@ -6,15 +6,16 @@
 #include <thread>
 
 #include "harness/core/case_name.hpp"
+#include "harness/core/case_skipped.hpp"
 #include "harness/core/checksum.hpp"
-#include "harness/host/chunk_plan.hpp"
+#include "harness/core/overlap.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/latched_streams.hpp"
-#include "harness/core/overlap.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/host/chunk_plan.hpp"
 #include "harness/strategy/strategy_grids.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"
@@ -60,6 +61,23 @@ TEST(ChunkPlan, ChunksAreNearEqual) {
     largest = std::max(largest, chunk.bytes);
   }
   EXPECT_LE(largest - smallest, 4096u);
+}
+
+// multi/scatter over 6 GPUs split at byte granularity: shares at odd offsets and sizes.
+TEST(ChunkPlan, ScatterSharesAreWholeFourKiBUnitsOnePerGpu) {
+  const std::size_t batch = 64 * MiB;
+  const auto plan = plan_scatter(batch, 6);
+  ASSERT_EQ(plan.size(), 6u);
+  std::size_t next = 0;
+  for (std::size_t gpu = 0; gpu < plan.size(); ++gpu) {
+    EXPECT_EQ(plan[gpu].offset, next);
+    EXPECT_EQ(plan[gpu].offset % 4096, 0u) << gpu;
+    EXPECT_EQ(plan[gpu].bytes % 4096, 0u) << gpu;
+    EXPECT_EQ(plan[gpu].stream, gpu);
+    next += plan[gpu].bytes;
+  }
+  EXPECT_EQ(next, batch);
+  EXPECT_THROW(plan_scatter(4 * 4096, 6), CaseSkipped);
 }
 
 TEST(ChunkPlan, FewerChunksWhenTheTransferHasFewerAlignedUnits) {

@@ -68,6 +68,35 @@ TEST(Summary, BestStrategyAgainstPageableSyncWithLinkShare) {
   EXPECT_FALSE(contains(memory.warnings, "noisy"));
 }
 
+// h2d/batch cases with more than 64 copies run unlatched: their copy time is enqueue-bound.
+TEST(Summary, UnlatchedBatchesWithManyCopiesAreEnqueueBound) {
+  ReportBuilder b("rig", "GPU");
+  const auto add = [&](const char* layout, double copies, double latched, double pinned) {
+    b.add(std::string("h2d/batch/task=train/layout=") + layout + "/pin=per_member/batch=64",
+          "GB_per_s", {10},
+          {{"copies_per_batch", copies}, {"latched", latched}, {"pinned_fraction", pinned}});
+  };
+  add("list", 192, 0, 1);    // enqueue-bound
+  add("tuple", 3, 1, 1);     // latched
+  add("single", 192, 0, 0);  // pageable: unlatched for another reason, warned elsewhere
+  const RunSummary summary = summarize_report(b.json());
+  const std::string warnings = joined(summary.families.at(0).warnings);
+  EXPECT_NE(warnings.find("1 page-locked case with more than 64 copies per batch (from 192) ran "
+                          "without a latch"),
+            std::string::npos)
+      << warnings;
+}
+
+TEST(Summary, PinCostHasNoLinkShare) {
+  // A report annotated before h2d/pin_cost left link annotation: its GB/s is pinning speed.
+  ReportBuilder b("rig", "GPU");
+  b.add("h2d/pin_cost/how=malloc_host/bytes=64MiB", "GB_per_s", {40}, {{"link_pct", 160}});
+  const RunSummary summary = summarize_report(b.json());
+  ASSERT_EQ(summary.families.size(), 1u);
+  EXPECT_FALSE(contains(summary.families[0].findings, "of link"))
+      << joined(summary.families[0].findings);
+}
+
 TEST(Summary, PinPolicyThatDidNotPinIsWarned) {
   ReportBuilder b("rig", "GPU");
   for (const char* policy : {"none", "requested", "per_member"}) {

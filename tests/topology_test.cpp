@@ -8,8 +8,8 @@
 #include <regex>
 #include <sstream>
 
-#include "harness/topology/topology_report.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/topology/topology_report.hpp"
 #include "tests/topology_fixture.hpp"
 
 namespace h2d {
@@ -223,10 +223,31 @@ TEST(Topology, CudaDevicesAreMatchedByBusId) {
   EXPECT_EQ(gpu_label(t, t.gpus[1]), "GPU -");
 }
 
+TEST(Topology, GpusWithEightDigitDomainsAreMatched) {
+  Topology t = load("six_gpu_gen3_two_switches.xml");
+  for (GpuTopology& gpu : t.gpus) {
+    gpu.bus_id = "1" + gpu.bus_id;  // as hwloc spells a VMD domain: 10000:0a:00.0
+  }
+  DeviceInfo vmd;
+  vmd.ordinal = 0;
+  vmd.pci_bus_id = "00010000:0A:00.0";  // as CUDA spells it
+  attach_cuda_devices(t, {vmd});
+  EXPECT_EQ(t.gpus[3].cuda_ordinal, 0);
+  EXPECT_EQ(t.gpu_by_bus_id("00010000:0b:00.0"), &t.gpus[4]);
+}
+
 TEST(Topology, BusIdsAreNormalized) {
   EXPECT_EQ(normalize_bus_id("0000:3B:00.0"), "0000:3b:00.0");
   EXPECT_EQ(normalize_bus_id("00000000:3B:00.0"), "0000:3b:00.0");
   EXPECT_EQ(normalize_bus_id("0001:3b:00.0"), "0001:3b:00.0");
+  // 32-bit domains (VMD, Hyper-V): 8 digits from CUDA and nvidia-smi, Linux's spelling in sysfs.
+  EXPECT_EQ(normalize_bus_id("00010000:E1:00.0"), "10000:e1:00.0");
+  EXPECT_EQ(normalize_bus_id("10000:e1:00.0"), "10000:e1:00.0");
+  EXPECT_EQ(normalize_bus_id("47505500:01:00.0"), "47505500:01:00.0");
+  EXPECT_TRUE(is_bus_id("00010000:e1:00.0"));
+  EXPECT_TRUE(is_bus_id("0000:3b:00.0"));
+  EXPECT_FALSE(is_bus_id("0000:3b:00"));
+  EXPECT_FALSE(is_bus_id("000000000:3b:00.0"));
   EXPECT_TRUE(is_nvidia_gpu(0x10de, 0x0300));
   EXPECT_TRUE(is_nvidia_gpu(0x10de, 0x0302));
   EXPECT_FALSE(is_nvidia_gpu(0x10de, 0x0403));  // the GPU's audio function

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -9,14 +10,19 @@
 #include "harness/cli/output_lock.hpp"
 #include "harness/cli/run_options.hpp"
 #include "harness/core/byte_size.hpp"
+#include "harness/core/latch_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/gpu_backend.hpp"
+#include "harness/cuda/kernel_image.hpp"
+#include "harness/cuda/latch.hpp"
+#include "harness/cuda/latch_probe.hpp"
 #include "harness/pipeline/watchdog.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
+#include "harness/suite/case_runner.hpp"
 #include "harness/suite/context.hpp"
 #include "harness/suite/run_topology.hpp"
 #include "harness/suite/run_trace.hpp"
@@ -45,6 +51,38 @@ void announce_devices(const RunPlan& plan) {
   }
 }
 
+// Once per run, before any case: whether latches can hold a stream here (and should: not under
+// --profile). When they cannot, the whole run goes without them, with one line saying why.
+LatchDecision decide_run_latches(const RunPlan& plan, bool profile) {
+  std::optional<bool> returned_early;
+  if (!plan.devices.empty() && !profile) {
+    returned_early = latch_launch_returns_early(plan.devices.front().ordinal);
+  }
+  LatchDecision decision = decide_latches(profile, returned_early);
+  set_latches_enabled(decision.enabled);
+  if (!decision.enabled && !plan.devices.empty()) {
+    fmt::print("h2dbench: {}\n", decision.reason);
+  }
+  return decision;
+}
+
+// The skipped cases, one line each, except those left after a sticky CUDA error: one line for all.
+void print_skipped(const std::vector<CaseProblem>& skipped) {
+  std::size_t after_sticky = 0;
+  for (const auto& problem : skipped) {
+    if (!sticky_cuda_error().empty() &&
+        problem.reason.rfind("not run: an earlier case hit a sticky CUDA error", 0) == 0) {
+      ++after_sticky;
+    } else {
+      fmt::print("skipped {}: {}\n", problem.name, problem.reason);
+    }
+  }
+  if (after_sticky > 0) {
+    fmt::print("skipped {} GPU case{} after the sticky CUDA error: {}\n", after_sticky,
+               after_sticky == 1 ? "" : "s", sticky_cuda_error());
+  }
+}
+
 // Writes the trace and puts what it found into the report: report["h2dbench"]["trace"] says what
 // was recorded, ["trace_findings"] lists the cases whose claims the driver contradicted.
 void record_trace(RunTrace& trace, const std::string& path, const DeviceDiscovery& discovery,
@@ -70,6 +108,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   context.discovery = discover_devices();
   context.host = describe_host();
   context.started_utc = utc_timestamp_iso();
+  if (const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS")) {
+    context.device_max_connections = connections;
+  }
   const RunPlan plan = make_plan(context.options, context.discovery);
   for (const DeviceInfo& gpu : plan.devices) {
     context.selected_devices.push_back(gpu.ordinal);
@@ -83,6 +124,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
 
   run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
+  require_kernel_images(plan.devices);  // a GPU this build has no code for: one line, exit 2
 
   const SuiteSelection selection =
       select_cases(plan, context.options.filter, context.options.benchmark_filter);
@@ -122,6 +164,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
 
   announce_devices(plan);
+  context.latches = decide_run_latches(plan, context.options.profile);
   nvtx_name_this_thread("h2dbench main");
   if (context.options.profile) {
     fmt::print("h2dbench: profile mode: {} iterations per case, no repetitions\n",
@@ -145,9 +188,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
   write_json_atomically(out, report);
 
-  for (const auto& skipped : context.outcomes.skipped) {
-    fmt::print("skipped {}: {}\n", skipped.name, skipped.reason);
-  }
+  print_skipped(context.outcomes.skipped);
   for (const auto& failed : context.outcomes.failed) {
     fmt::print(stderr, "FAILED {}: {}\n", failed.name, failed.reason);
   }

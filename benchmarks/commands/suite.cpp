@@ -109,6 +109,7 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
       continue;
     }
     for (BenchmarkCase& bench_case : family.cases(plan)) {
+      bench_case.needs_gpu = family.needs_gpu;
       if (std::regex_search(bench_case.name, pattern) &&
           benchmark_filter_matches(benchmark_filter, bench_case.name)) {
         selection.cases.push_back(std::move(bench_case));
@@ -123,15 +124,17 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   // The preset's measuring time and repetitions go in as flags, not per-benchmark settings, so
   // case names stay as we built them (per-benchmark settings append "/min_time:..." to names).
   std::vector<std::string> words{program};
-  if (!has_flag(options.benchmark_flags, "--benchmark_min_time")) {
-    words.push_back(fmt::format("--benchmark_min_time={}", preset_min_time_s(options.preset)));
-  }
+  const bool takes_suffix = benchmark_takes_seconds_suffix();
+  const auto user_min_time = benchmark_flag(options.benchmark_flags, "min_time");
+  words.push_back(min_time_flag(
+      user_min_time.value_or(fmt::format("{}", preset_min_time_s(options.preset))), takes_suffix));
   if (!options.profile && !has_flag(options.benchmark_flags, "--benchmark_repetitions") &&
       preset_repetitions(options.preset) > 1) {
     words.push_back(fmt::format("--benchmark_repetitions={}", preset_repetitions(options.preset)));
   }
   for (const std::string& flag : options.benchmark_flags) {
-    if (flag.rfind("--benchmark_filter", 0) != 0) {  // select_cases applied it
+    // select_cases applied the filter; the minimum time went in above, spelled for this library.
+    if (flag.rfind("--benchmark_filter", 0) != 0 && flag.rfind("--benchmark_min_time=", 0) != 0) {
       words.push_back(flag);
     }
   }

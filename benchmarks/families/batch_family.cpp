@@ -20,6 +20,7 @@
 #include "harness/core/pinned_fit.hpp"
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/host/host_copy.hpp"
@@ -66,7 +67,7 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
 
   // What CUDA says the copies read, over every slot. Latch only if all of it is page-locked.
   double pinned = 0;
-  bool latched = output_bytes == 0 || is_pinned(device.output().data());
+  bool latched = latches_enabled() && (output_bytes == 0 || is_pinned(device.output().data()));
   for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
     pinned += pinned_fraction(staging.copies(slot), is_pinned) / staging.slots();
     latched = latched && latchable(staging.copies(slot), is_pinned);

@@ -14,6 +14,7 @@
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
 #include "harness/suite/case_builder.hpp"
@@ -49,7 +50,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   const CopyJob& job = copy.job();
   setup.reset();
 
-  const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind);
+  const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind) && latches_enabled();
   CopySamples samples(c.bytes, copies);
   for (auto _ : state) {
     const CopyTiming timing = c.mode == ApiMode::sync ? time_sync(job)
@@ -77,6 +78,9 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
   for (const DeviceInfo& gpu : plan.devices) {
     for (Direction direction : {Direction::h2d, Direction::d2h}) {
       for (HostKind kind : memory_kinds()) {
+        if (direction == Direction::d2h && !receives_device_copies(kind)) {
+          continue;  // write-combined memory is host-write-only (docs: README, h2d/memory)
+        }
         for (ApiMode mode : {ApiMode::sync, ApiMode::async}) {
           for (std::size_t bytes : transfer_sizes(plan.preset)) {
             const std::string name = case_name_on("h2d/memory", plan, gpu)

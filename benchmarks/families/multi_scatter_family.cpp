@@ -2,7 +2,9 @@
 // straight from the host, all at once. route=via_gpu0: the whole batch goes to GPU 0 first, then
 // GPU 0 hands each GPU k its slice (what data-parallel training does when the batch is moved to
 // the first device and scattered from there): everything funnels through GPU 0's link.
-// GB_per_s is batch bytes delivered per second, over one host-clock window.
+// GB_per_s is batch bytes delivered per second, over one host-clock window. The batch is split in
+// 4 KiB units (plan_scatter), so no GPU's share starts at an odd offset: unaligned DMA would skew
+// one route against the other. latched=1 where the window's copies waited behind a latch.
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -18,6 +20,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/large_transfer_sizes.hpp"
+#include "harness/core/latch_policy.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
@@ -31,7 +34,7 @@
 #include "harness/cuda/peer_access.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream.hpp"
-#include "harness/host/thread_team.hpp"
+#include "harness/host/chunk_plan.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
@@ -57,17 +60,15 @@ struct ScatterCase {
 // The batch as a data loader leaves it: one pinned buffer, on the first GPU's NUMA node.
 struct Batch {
   Batch(const ScatterCase& c, const Topology& topology)
-      : host(c.batch, topology.numa_node_of(c.devices.front())) {
+      : host(c.batch, topology.numa_node_of(c.devices.front())),
+        slices(plan_scatter(c.batch, c.devices.size())) {
     fill_pattern(host.data(), c.batch, kSeed);
-    for (std::size_t i = 0; i < c.devices.size(); ++i) {
-      slices.push_back(split_range(c.batch, c.devices.size(), i));
-    }
   }
-  std::size_t offset(std::size_t i) const { return slices[i].first; }
-  std::size_t length(std::size_t i) const { return slices[i].second - slices[i].first; }
+  std::size_t offset(std::size_t i) const { return slices[i].offset; }
+  std::size_t length(std::size_t i) const { return slices[i].bytes; }
 
   LocalPinnedBuffer host;
-  std::vector<std::pair<std::size_t, std::size_t>> slices;
+  std::vector<Chunk> slices;
 };
 
 // Checks that GPU `device` holds slice `i` of the batch at `data`.
@@ -80,7 +81,7 @@ void verify_slice(const Batch& batch, std::size_t i, int device, const void* dat
 
 void write_counters(benchmark::State& state, const std::vector<double>& rates,
                     const std::vector<double>& windows, const ScatterCase& c, int copies,
-                    bool numa_local) {
+                    bool numa_local, bool latched) {
   if (rates.empty()) {
     return;
   }
@@ -91,6 +92,7 @@ void write_counters(benchmark::State& state, const std::vector<double>& rates,
   state.counters["batch_bytes"] = static_cast<double>(c.batch);
   state.counters["copies_per_measurement"] = copies;
   state.counters["numa_local"] = numa_local ? 1 : 0;
+  state.counters["latched"] = latched ? 1 : 0;
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
                           static_cast<std::int64_t>(c.batch));
 }
@@ -132,12 +134,15 @@ void run_direct(const ScatterCase& c, benchmark::State& state) {
       verify_slice(batch, i, c.devices[i], slices[i].data());
     }
   }
-  write_counters(state, rates, windows, c, copies, batch.host.numa_placed());
+  write_counters(state, rates, windows, c, copies, batch.host.numa_placed(), latches_enabled());
 }
 
-// The via-GPU-0 route, queued behind one latch on GPU 0: per batch, GPU 0 waits until every peer
-// has taken its previous slice, receives the whole batch, and each peer then copies its slice
-// from GPU 0 (peer to peer where the hardware allows, else staged by the driver through the host).
+// The via-GPU-0 route: per batch, GPU 0 waits until every peer has taken its previous slice,
+// receives the whole batch, and each peer then copies its slice from GPU 0. With peer access in
+// every direction the whole window is queued behind one latch on GPU 0. Without it the driver
+// stages each peer copy through host memory and the call holds the host thread until the copy is
+// done, so a latch would never be released (a 10 s stall, then "latch timed out"): the window is
+// then timed on the host clock from before the first copy is queued (latch_peer_copies).
 class ViaFirstGpu {
  public:
   ViaFirstGpu(const ScatterCase& c, const Batch& batch, int copies)
@@ -160,7 +165,10 @@ class ViaFirstGpu {
       access_.push_back(std::make_unique<PeerAccess>(c.devices[k], c.devices[0]));
       access_.push_back(std::make_unique<PeerAccess>(c.devices[0], c.devices[k]));
     }
+    latched_ = latch_peer_copies(peer_to_peer(), latches_enabled());
   }
+
+  bool latched() const { return latched_; }
 
   bool peer_to_peer() const {
     for (const auto& access : access_) {
@@ -182,10 +190,13 @@ class ViaFirstGpu {
   double measure() {
     using Clock = std::chrono::steady_clock;
     const int first = c_.devices[0];
-    Clock::time_point released;
+    Clock::time_point released = Clock::now();
     {
       ScopedDevice on(first);
-      LatchHold hold = latch_.block(streams_[0]);
+      std::optional<LatchHold> hold;
+      if (latched_) {
+        hold.emplace(latch_.block(streams_[0]));
+      }
       for (int j = 0; j < copies_; ++j) {
         if (j > 0) {
           for (const Event& taken : taken_) {
@@ -205,14 +216,16 @@ class ViaFirstGpu {
           taken_[k - 1].record(stream.get());
         }
       }
-      released = Clock::now();
-      hold.release();
+      if (hold) {
+        released = Clock::now();
+        hold->release();
+      }
     }
     for (const Stream& stream : streams_) {
       stream.synchronize();
     }
     const Clock::time_point done = Clock::now();
-    if (latch_.timed_out()) {
+    if (latched_ && latch_.timed_out()) {
       throw std::runtime_error("GPU 0's stream latch timed out; the window is invalid");
     }
     return std::chrono::duration<double>(done - released).count();
@@ -236,6 +249,7 @@ class ViaFirstGpu {
   Event received_;            // GPU 0 has the batch
   std::vector<Event> taken_;  // GPU k has copied its slice out of GPU 0
   std::vector<std::unique_ptr<PeerAccess>> access_;
+  bool latched_ = false;
 };
 
 void run_via_first_gpu(const ScatterCase& c, benchmark::State& state) {
@@ -260,7 +274,7 @@ void run_via_first_gpu(const ScatterCase& c, benchmark::State& state) {
     NvtxRange verify(NvtxCategory::verify, "checksum");
     route.verify();
   }
-  write_counters(state, rates, windows, c, copies, batch.host.numa_placed());
+  write_counters(state, rates, windows, c, copies, batch.host.numa_placed(), route.latched());
   state.counters["p2p"] = route.peer_to_peer() ? 1 : 0;
 }
 

@@ -25,6 +25,7 @@
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/host/normalize.hpp"
@@ -80,7 +81,7 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
   StreamLatch latch(c.device);
   ThreadTeam team(c.threads, "preprocess");
   const auto* pixels = reinterpret_cast<const std::uint8_t*>(decoded.data());
-  const bool latched = actual_kind(staging.data()) == ActualKind::pinned;
+  const bool latched = latches_enabled() && actual_kind(staging.data()) == ActualKind::pinned;
 
   // One batch: the host work (normalize, or collate the pixels), then the copy and, for gpu,
   // the normalize kernel; returns the host work's seconds. The stream is synchronized after.

@@ -21,6 +21,7 @@ enum class Kind {
   colour,           // a boolean or "auto"
   positive_int,     // repetitions
   positive_double,  // seconds
+  min_time,         // seconds above 0, with or without Google Benchmark 1.8's "s" suffix
   nonneg_double,    // seconds, 0 allowed
   regex,            // --benchmark_filter
   key_values,       // k=v,k=v
@@ -37,7 +38,7 @@ struct FlagRule {
 // Google Benchmark 1.7's flags (benchmark --help).
 constexpr FlagRule kRules[] = {
     {"filter", Kind::regex, "host/memcpy"},
-    {"min_time", Kind::positive_double, "0.5"},
+    {"min_time", Kind::min_time, "0.5"},
     {"min_warmup_time", Kind::nonneg_double, "0.1"},
     {"repetitions", Kind::positive_int, "5"},
     {"enable_random_interleaving", Kind::boolean, "true"},
@@ -78,6 +79,11 @@ std::optional<double> whole_double(const std::string& text) {
   return value;
 }
 
+// "0.5s" -> "0.5"; anything else as it is.
+std::string without_seconds_suffix(const std::string& value) {
+  return value.size() > 1 && value.back() == 's' ? value.substr(0, value.size() - 1) : value;
+}
+
 // Why `value` is not valid for `kind`, or "" when it is.
 std::string value_problem(Kind kind, const std::string& value) {
   switch (kind) {
@@ -101,6 +107,10 @@ std::string value_problem(Kind kind, const std::string& value) {
     case Kind::positive_double: {
       const auto seconds = whole_double(value);
       return seconds && *seconds > 0 ? "" : "use a number of seconds above 0, such as 0.5";
+    }
+    case Kind::min_time: {
+      const auto seconds = whole_double(without_seconds_suffix(value));
+      return seconds && *seconds > 0 ? "" : "use a number of seconds above 0, such as 0.5 or 0.5s";
     }
     case Kind::nonneg_double: {
       const auto seconds = whole_double(value);
@@ -192,6 +202,19 @@ void check_benchmark_flags(const std::vector<std::string>& flags) {
       throw UsageError(fmt::format("'{}': {}", flag, problem));
     }
   }
+}
+
+bool benchmark_takes_seconds_suffix() {
+#ifdef H2D_BENCHMARK_MIN_TIME_SUFFIX
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string min_time_flag(const std::string& seconds, bool takes_suffix) {
+  const std::string number = without_seconds_suffix(seconds);
+  return "--benchmark_min_time=" + number + (takes_suffix ? "s" : "");
 }
 
 bool benchmark_filter_matches(const std::string& filter, const std::string& name) {

@@ -67,6 +67,10 @@ HostKind parse_host_kind(std::string_view name) {
       fmt::format("unknown host memory kind '{}' (valid: {})", name, valid));
 }
 
+bool receives_device_copies(HostKind kind) {
+  return kind != HostKind::write_combined;
+}
+
 bool is_page_locked(HostKind kind) {
   return kind != HostKind::pageable;
 }

@@ -27,6 +27,12 @@ const std::vector<HostKind>& all_host_kinds();
 // Whether the kind is page-locked, i.e. the DMA engine can read it directly.
 bool is_page_locked(HostKind kind);
 
+// Whether device-to-host copies into this kind are worth measuring. Not into write-combined
+// memory: it is host-write-only by design (uncached for CPU reads, so verifying a D2H copy would
+// read it at a fraction of memory speed, seconds per GiB, every call); a real loader never copies
+// results back into it.
+bool receives_device_copies(HostKind kind);
+
 // What CUDA says a pointer really is, whatever the code that allocated it believed.
 enum class ActualKind { pageable, pinned, device, managed };
 std::string_view to_string(ActualKind kind);

@@ -9,6 +9,13 @@ namespace h2d {
 
 class StreamLatch;
 
+// Whether latches block streams in this process; on until the run decides otherwise at startup
+// (decide_latches in harness/core/latch_policy.hpp: the startup probe, --profile). When off,
+// StreamLatch::block() queues no kernel, so whatever would have waited behind it runs as it is
+// enqueued and can never hang; the families report latched=0.
+void set_latches_enabled(bool enabled);
+bool latches_enabled();
+
 // One blocked stream. The stream stays blocked until release() or destruction, so an exception
 // between block() and release() can never leave a spinning kernel behind.
 class LatchHold {
@@ -39,7 +46,8 @@ class StreamLatch {
   explicit StreamLatch(int device,
                        std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
 
-  // Launches the spin kernel on `stream`. One hold at a time per latch.
+  // Launches the spin kernel on `stream` (nothing when latches_enabled() is off). One hold at a
+  // time per latch.
   LatchHold block(const Stream& stream);
 
   // After the stream has been synchronized: whether the kernel gave up instead of being

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "harness/core/byte_size.hpp"
+#include "harness/core/case_skipped.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {
@@ -25,6 +29,15 @@ std::vector<Chunk> plan_chunks(std::size_t total, std::size_t chunks, std::size_
     chunk.bytes = std::min(end_unit * alignment, total) - chunk.offset;
     chunk.stream = i % streams;
     plan.push_back(chunk);
+  }
+  return plan;
+}
+
+std::vector<Chunk> plan_scatter(std::size_t batch, std::size_t parts) {
+  std::vector<Chunk> plan = plan_chunks(batch, parts, parts);
+  if (plan.size() != parts) {
+    throw CaseSkipped(fmt::format("a batch of {} has fewer 4 KiB units than the {} GPUs",
+                                  format_bytes(batch), parts));
   }
   return plan;
 }

@@ -20,4 +20,9 @@ struct Chunk {
 std::vector<Chunk> plan_chunks(std::size_t total, std::size_t chunks, std::size_t streams,
                                std::size_t alignment = 4096);
 
+// One batch split over `parts` GPUs (multi/scatter): exactly `parts` chunks in 4 KiB units, chunk
+// i (stream i) for GPU i, so no share starts at an odd offset. Throws CaseSkipped when the batch
+// has fewer 4 KiB units than parts.
+std::vector<Chunk> plan_scatter(std::size_t batch, std::size_t parts);
+
 }  // namespace h2d

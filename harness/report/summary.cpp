@@ -1,5 +1,7 @@
 #include "harness/report/summary.hpp"
 
+#include "harness/core/link_bound_family.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,7 +99,7 @@ double oriented(double value, const PrimaryMetric& metric) {
 }
 
 // "best kind=pinned mode=async 24.1 GB/s, 3.2x over kind=pageable mode=sync, 87% of link"
-std::string describe_workload(const Workload& w, const PrimaryMetric& metric,
+std::string describe_workload(const Workload& w, const PrimaryMetric& metric, bool link_bound,
                               const ReportCase*& best_out) {
   const std::string& m = metric.name;
   const ReportCase* best = w.cases.front();
@@ -150,7 +152,8 @@ std::string describe_workload(const Workload& w, const PrimaryMetric& metric,
                           strategy_label(*worst, w));
     }
   }
-  if (const auto link = best->find_median("link_pct")) {
+  // Older reports annotated h2d/pin_cost too; its GB/s is pinning speed, not link traffic.
+  if (const auto link = best->find_median("link_pct"); link && link_bound) {
     line += ", " + percent_text(*link, 0) + " of link";
   }
   return line;
@@ -216,7 +219,8 @@ FamilySummary summarize_family(const std::string& family,
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < sized.size(); ++i) {
       const ReportCase* best = nullptr;
-      const std::string line = describe_workload(*sized[i], summary.metric, best);
+      const std::string line =
+          describe_workload(*sized[i], summary.metric, is_link_bound_family(family), best);
       ++wins[strategy_label(*best, *sized[i])];
       if (sized.size() <= 2 || i == 0 || i + 1 == sized.size()) {
         lines.push_back(line);

@@ -150,6 +150,33 @@ void no_overlap(const std::vector<const ReportCase*>& cases, std::vector<std::st
   }
 }
 
+// Page-locked batches with more copies than a latch may hold (kMaxLatchedCopies, 64, in
+// harness/host/host_copy.hpp) ran unlatched: their copy time includes enqueueing every copy, so it
+// measures the enqueue rate as much as the link. Read from the counters: latched=0 although
+// pinned_fraction=1.
+void enqueue_bound(const std::vector<const ReportCase*>& cases,
+                   std::vector<std::string>& warnings) {
+  int count = 0;
+  double fewest = 0;
+  for (const ReportCase* c : cases) {
+    const auto latched = c->find_median("latched");
+    const auto pinned = c->find_median("pinned_fraction");
+    const auto copies = c->find_median("copies_per_batch");
+    if (!latched || !pinned || !copies || *latched > 0.5 || *pinned < 0.999 || *copies <= 64) {
+      continue;
+    }
+    fewest = count == 0 ? *copies : std::min(fewest, *copies);
+    ++count;
+  }
+  if (count > 0) {
+    warnings.push_back(fmt::format(
+        "{} page-locked case{} with more than 64 copies per batch (from {:.0f}) ran without a "
+        "latch: copy_ms and GB_per_s include enqueueing the copies (enqueue-bound; see "
+        "docs/batch.md)",
+        count, count == 1 ? "" : "s", fewest));
+  }
+}
+
 // Cases whose spread is above kNoisyCv: their numbers deserve less trust.
 void noisy(const std::vector<const ReportCase*>& cases, const PrimaryMetric& metric,
            std::vector<std::string>& warnings) {
@@ -183,6 +210,7 @@ std::vector<std::string> family_warnings(const std::vector<const ReportCase*>& c
   unpinned_requests(cases, warnings);
   unlocked_kinds(cases, warnings);
   no_overlap(cases, warnings);
+  enqueue_bound(cases, warnings);
   noisy(cases, metric, warnings);
   return warnings;
 }

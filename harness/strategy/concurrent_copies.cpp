@@ -8,8 +8,8 @@
 
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 
@@ -46,7 +46,9 @@ ConcurrentCopies::~ConcurrentCopies() = default;
 void ConcurrentCopies::arrive() noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
   if (++arrived_ == lanes_.size()) {
-    released_ = Clock::now();
+    if (latched_) {
+      released_ = Clock::now();
+    }
     for (auto& lane : lanes_) {
       if (lane->hold) {
         lane->hold->release();
@@ -87,6 +89,13 @@ ConcurrentTiming ConcurrentCopies::measure() {
   }
   NvtxRange range(NvtxCategory::copy, fmt::format("{} GPUs at once", lanes_.size()), bytes);
   arrived_ = 0;
+  // Without latches (latches_enabled() off for the run) each lane's copies start as it enqueues
+  // them, so the window starts before the first lane does.
+  latched_ = latches_enabled();
+  if (!latched_) {
+    released_ = Clock::now();
+  }
+  ++windows_;
   try {
     team_.run([this](std::size_t index) { run_lane(index); });
   } catch (...) {

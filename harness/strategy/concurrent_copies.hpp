@@ -28,7 +28,8 @@ struct ConcurrentLane {
 // One window of every lane's copies running at the same time.
 struct ConcurrentTiming {
   // Host clock, from the moment the last lane is ready and every latch is released until the last
-  // lane's stream has finished: the true simultaneous window for the aggregate.
+  // lane's stream has finished: the true simultaneous window for the aggregate. With latches off
+  // for the run, from before the first lane enqueues.
   double window_seconds = 0;
   // Each lane's own span on its own GPU (its start and stop events; events of different devices
   // are never subtracted).
@@ -51,6 +52,8 @@ class ConcurrentCopies {
   // One window. Throws if a latch timed out (the window would have measured the enqueue).
   ConcurrentTiming measure();
   std::size_t lanes() const { return lanes_.size(); }
+  // Windows measured so far, warm-up included.
+  std::size_t windows() const { return windows_; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -72,6 +75,8 @@ class ConcurrentCopies {
   std::mutex mutex_;
   std::size_t arrived_ = 0;
   Clock::time_point released_;
+  bool latched_ = true;
+  std::size_t windows_ = 0;
   ThreadTeam team_;  // last: its threads stop before the lanes they use are destroyed
 };
 

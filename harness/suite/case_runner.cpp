@@ -4,9 +4,13 @@
 #include <new>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "harness/core/pinned_budget.hpp"
+#include "harness/core/sticky_cuda_error.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/latch.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/trace/nvtx.hpp"
 
@@ -33,7 +37,22 @@ void record(std::vector<CaseProblem>& list, const std::string& name, const std::
   list.push_back({name, reason});
 }
 
-enum class Outcome { skipped, failed };
+// Never reset: a sticky error ends the CUDA context for the life of the process.
+std::string& sticky_error() {
+  static std::string first;
+  return first;
+}
+
+// Called under the outcomes mutex by the first case whose CUDA error is sticky.
+void note_sticky_error(const std::string& name, const std::string& reason) {
+  if (sticky_error().empty()) {
+    sticky_error() = reason;
+    fmt::print(stderr, "h2dbench: {} failed with a sticky CUDA error; {}\n", name,
+               sticky_error_consequence());
+  }
+}
+
+enum class Outcome { skipped, failed, sticky };  // sticky: failed, and the GPU is lost
 
 // Records the problem (once per case) and ends the case in Google Benchmark with its reason.
 void end_case(Outcome outcome, const std::string& name, const std::string& reason,
@@ -41,6 +60,9 @@ void end_case(Outcome outcome, const std::string& name, const std::string& reaso
   {
     std::lock_guard<std::mutex> lock(outcomes_mutex());
     record(outcome == Outcome::skipped ? outcomes().skipped : outcomes().failed, name, reason);
+    if (outcome == Outcome::sticky) {
+      note_sticky_error(name, reason);
+    }
   }
   state.SkipWithError(reason.c_str());
   // Google Benchmark aborts the whole process (ComputeStats) when the repetitions of a case count
@@ -68,6 +90,9 @@ std::pair<Outcome, std::string> classify_current_exception() {
     return {Outcome::skipped, "not enough host memory"};
   } catch (const CudaError& error) {
     const bool shortage = error.code() == cudaErrorMemoryAllocation;
+    if (is_sticky_cuda_error(static_cast<int>(error.code()))) {
+      return {Outcome::sticky, error.what()};
+    }
     return {shortage ? Outcome::skipped : Outcome::failed, error.what()};
   } catch (const std::exception& error) {
     return {Outcome::failed, error.what()};
@@ -83,16 +108,29 @@ void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
     end_case(Outcome::skipped, bench_case.name, kInterruptedBeforeCase, state);
     return;
   }
+  if (const std::string lost = sticky_cuda_error(); bench_case.needs_gpu && !lost.empty()) {
+    end_case(Outcome::skipped, bench_case.name,
+             fmt::format("not run: an earlier case hit a sticky CUDA error ({})", lost), state);
+    return;
+  }
   NvtxRange range(NvtxCategory::bench_case, bench_case.name);
   try {
     bench_case.body(state);
     for (const auto& [key, value] : bench_case.params) {
       state.counters[key] = value;
     }
+    if (!latches_enabled()) {
+      state.counters["latched"] = 0;  // the run decided at startup: nothing waited behind a latch
+    }
   } catch (...) {
     const auto [outcome, reason] = classify_current_exception();
     end_case(outcome, bench_case.name, reason, state);
   }
+}
+
+std::string sticky_cuda_error() {
+  std::lock_guard<std::mutex> lock(outcomes_mutex());
+  return sticky_error();
 }
 
 CaseOutcomes case_outcomes() {

@@ -65,6 +65,9 @@ nlohmann::json context_to_json(const RunContext& context) {
            {"driver_version", format_cuda_version(context.discovery.driver_version)},
            {"usable", context.discovery.usable()},
            {"unavailable_reason", context.discovery.unavailable_reason},
+           {"device_max_connections", context.device_max_connections.empty()
+                                          ? nlohmann::json(nullptr)
+                                          : nlohmann::json(context.device_max_connections)},
        }},
       {"gpus", gpus},
       {"host",
@@ -87,6 +90,7 @@ nlohmann::json context_to_json(const RunContext& context) {
            {"argv", context.argv},
            {"pinned_limit_bytes", context.pinned_limit_bytes},
            {"started_utc", context.started_utc},
+           {"latches", {{"enabled", context.latches.enabled}, {"reason", context.latches.reason}}},
        }},
       {"skipped_families", skipped_families},
       {"skipped_cases", problems_to_json(context.outcomes.skipped)},

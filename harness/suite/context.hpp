@@ -8,6 +8,7 @@
 #include "harness/cli/run_options.hpp"
 #include "harness/core/device_info.hpp"
 #include "harness/core/host_info.hpp"
+#include "harness/core/latch_policy.hpp"
 #include "harness/report/skipped_families.hpp"
 #include "harness/suite/case_runner.hpp"
 
@@ -22,6 +23,9 @@ struct RunContext {
   HostInfo host;
   std::size_t pinned_limit_bytes = 0;
   std::string started_utc;  // ISO 8601
+  // CUDA_DEVICE_MAX_CONNECTIONS in effect (kernels/latch.cu sets 32 unless the user set it).
+  std::string device_max_connections;
+  LatchDecision latches;  // whether cases were timed behind latches, and why not
   std::vector<SkippedFamily> skipped_families;
   CaseOutcomes outcomes;
 };

@@ -26,6 +26,7 @@ struct BenchmarkCase {
   std::function<void(benchmark::State&)> body;
   bool manual_time = true;  // the body calls SetIterationTime (GPU events or host clock)
   double min_time_s = 0;    // 0: the preset's default
+  bool needs_gpu = false;   // from its family (select_cases): skipped after a sticky CUDA error
 };
 
 // A family of cases (h2d/memory, host/memcpy, ...): one per file in benchmarks/.

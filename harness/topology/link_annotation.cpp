@@ -34,10 +34,6 @@ std::vector<int> parse_ordinals(const std::string& key, const std::string& value
 
 }  // namespace
 
-bool is_link_bound_family(const std::string& family) {
-  return family.rfind("h2d/", 0) == 0 || family.rfind("multi/", 0) == 0;
-}
-
 std::vector<int> case_gpus(const std::string& run_name, const std::vector<int>& selected_devices) {
   const ParsedCaseName parsed = parse_case_name(run_name);
   for (const char* key : {"gpus", "gpu"}) {

@@ -5,15 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/link_bound_family.hpp"
 #include "harness/topology/topology.hpp"
 
 namespace h2d {
 
 // "% of the link" for every bandwidth figure of a report, added after the run from the topology,
 // so no family has to know about links.
-
-// Whether a family's bandwidth is bounded by a GPU's PCIe link: h2d/* and multi/*.
-bool is_link_bound_family(const std::string& family);
 
 // The CUDA ordinals a case ran on, from its name: gpu=N, or gpus=0,1,2; otherwise the run's first
 // selected device (families name the GPU only when several are selected). Empty when neither.

@@ -2,8 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdlib>
 #include <exception>
+#include <functional>
+#include <map>
+#include <optional>
+#include <regex>
+#include <stdexcept>
 
 #include "harness/core/usage_error.hpp"
 
@@ -33,13 +41,38 @@ bool is_nvidia_gpu(unsigned vendor_id, unsigned class_id) {
   return vendor_id == 0x10de && (class_id >> 8) == 0x03;
 }
 
+namespace {
+
+// "DOMAIN:BUS:DEVICE.FUNCTION" in hex; the domain has 4 digits on most machines, 8 in nvidia-smi's
+// spelling and for the 32-bit domains of VMD and Hyper-V (e.g. 10000:e1:00.0).
+std::optional<std::array<unsigned long, 4>> parse_bus_id(const std::string& text) {
+  static const std::regex pattern(
+      "([0-9a-fA-F]{1,8}):([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\\.([0-7])");
+  std::smatch match;
+  if (!std::regex_match(text, match, pattern)) {
+    return std::nullopt;
+  }
+  std::array<unsigned long, 4> parts{};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    parts[i] = std::stoul(match[i + 1].str(), nullptr, 16);
+  }
+  return parts;
+}
+
+}  // namespace
+
+bool is_bus_id(const std::string& text) {
+  return parse_bus_id(text).has_value();
+}
+
 std::string normalize_bus_id(std::string bus_id) {
+  // Linux's spelling (sysfs, hwloc): the domain with at least 4 digits, lowercase.
+  if (const auto parts = parse_bus_id(bus_id)) {
+    return format_bus_id(static_cast<unsigned>((*parts)[0]), static_cast<unsigned>((*parts)[1]),
+                         static_cast<unsigned>((*parts)[2]), static_cast<unsigned>((*parts)[3]));
+  }
   for (char& c : bus_id) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  const std::size_t colon = bus_id.find(':');
-  if (colon != std::string::npos && colon > 4 && bus_id.find_first_not_of('0') >= colon - 4) {
-    bus_id.erase(0, colon - 4);  // 8-digit domain of zeros -> 4 digits
   }
   return bus_id;
 }

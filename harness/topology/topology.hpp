@@ -113,8 +113,12 @@ struct Topology {
 // NVIDIA (vendor 0x10de) display or 3D controller (class 0x03xx): what a GPU is, without a driver.
 bool is_nvidia_gpu(unsigned vendor_id, unsigned class_id);
 
-// "0000:3B:00.0" and nvidia-smi's "00000000:3B:00.0" both as "0000:3b:00.0".
+// "0000:3B:00.0" and nvidia-smi's "00000000:3B:00.0" both as "0000:3b:00.0"; a 32-bit domain
+// (VMD, Hyper-V: "00010000:E1:00.0") as Linux spells it, "10000:e1:00.0". Text that is no bus id
+// comes back lowercased.
 std::string normalize_bus_id(std::string bus_id);
+// DOMAIN:BUS:DEVICE.FUNCTION in hex, with a domain of 1 to 8 digits.
+bool is_bus_id(const std::string& text);
 
 Topology build_topology(const HwlocTopology& hwloc);
 
