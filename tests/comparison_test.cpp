@@ -251,10 +251,14 @@ TEST(MachineInfo, LinkFromSeveralShapes) {
                              {"max", {{"generation", 4}, {"width", 16}}}}}}),
             "PCIe gen3 x16");
   EXPECT_EQ(describe_link({{"name", "no link here"}}), "");
-  // A report without an h2dbench context at all still gives a header of dashes.
-  const MachineInfo info = describe_machine(nlohmann::json::object());
-  EXPECT_EQ(info.hostname, "-");
-  EXPECT_EQ(info.link, "-");
+  // A report without an h2dbench context at all (plain Google Benchmark JSON, issue 20) says
+  // its machine is unknown; one with an empty h2dbench context gives a header of dashes.
+  const MachineInfo plain = describe_machine(nlohmann::json::object());
+  EXPECT_EQ(plain.hostname, "unknown");
+  EXPECT_EQ(plain.link, "unknown");
+  const MachineInfo empty = describe_machine({{"h2dbench", nlohmann::json::object()}});
+  EXPECT_EQ(empty.hostname, "-");
+  EXPECT_EQ(empty.link, "-");
 }
 
 }  // namespace

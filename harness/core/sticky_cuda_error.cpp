@@ -12,8 +12,8 @@ bool is_sticky_cuda_error(int code) {
 }
 
 std::string_view sticky_error_consequence() {
-  return "this CUDA error is sticky: no CUDA call of this process can succeed any more, so the "
-         "GPU cases left are skipped (host cases still run, the report is written)";
+  return "no CUDA call of this process can succeed any more, so the GPU cases left are skipped "
+         "(host cases still run, the report is written)";
 }
 
 }  // namespace h2d
