@@ -65,6 +65,10 @@ bool is_bus_id(const std::string& text) {
   return parse_bus_id(text).has_value();
 }
 
+std::string format_bus_id(unsigned domain, unsigned bus, unsigned dev, unsigned func) {
+  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, dev, func);
+}
+
 std::string normalize_bus_id(std::string bus_id) {
   // Linux's spelling (sysfs, hwloc): the domain with at least 4 digits, lowercase.
   if (const auto parts = parse_bus_id(bus_id)) {

@@ -117,6 +117,9 @@ bool is_nvidia_gpu(unsigned vendor_id, unsigned class_id);
 // (VMD, Hyper-V: "00010000:E1:00.0") as Linux spells it, "10000:e1:00.0". Text that is no bus id
 // comes back lowercased.
 std::string normalize_bus_id(std::string bus_id);
+
+// "0000:17:00.0": the domain with at least 4 hex digits (8 for VMD / Hyper-V domains), lowercase.
+std::string format_bus_id(unsigned domain, unsigned bus, unsigned dev, unsigned func);
 // DOMAIN:BUS:DEVICE.FUNCTION in hex, with a domain of 1 to 8 digits.
 bool is_bus_id(const std::string& text);
 

@@ -26,10 +26,6 @@ std::string bitmap_list(hwloc_const_bitmap_t bitmap) {
   return list;
 }
 
-std::string format_bus_id(unsigned domain, unsigned bus, unsigned dev, unsigned func) {
-  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, dev, func);
-}
-
 int info_int(hwloc_obj_t obj, const char* name) {
   const char* value = hwloc_obj_get_info_by_name(obj, name);
   return value == nullptr ? 0 : std::atoi(value);
