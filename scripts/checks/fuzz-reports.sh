@@ -6,7 +6,7 @@
 # sanitizer report, Python traceback, hang, or exit code other than 0 (drawn/compared) and 2 (a
 # clear refusal).
 #
-#   scripts/fuzz-reports [VARIANTS (1000)] [SEED (17)]
+#   scripts/checks/fuzz-reports.sh [VARIANTS (1000)] [SEED (17)]
 #
 # Not run by CI yet: under ASan it takes well over 10 minutes on a 2-core machine, and CI's 90
 # minutes already hold the toolkit, sanitizer and simulator builds. Run it before a release.
@@ -17,7 +17,7 @@
 # build, 2 jobs, on a loaded 2-core machine). H2D_FUZZ_PRESET=ci fuzzes the plain
 # release build instead, for a quick local look (the default is asan). H2D_FUZZ_JOBS: parallel runs (2).
 set -euo pipefail
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/../common.sh"
 cd "$h2d_root"
 h2d_find_nvcc
 variants=${1:-1000}
@@ -55,7 +55,7 @@ trap 'rm -rf "$work"' EXIT
   echo "fuzz-reports.sh: the seed run failed" >&2
   exit 1
 }
-"$python" scripts/fuzz_reports_corpus.py "$work/seed.json" "$work/corpus" "$variants" "$seed"
+"$python" scripts/checks/fuzz_reports_corpus.py "$work/seed.json" "$work/corpus" "$variants" "$seed"
 
 # One variant through the three readers; prints "FAIL variant: reason" lines, nothing when clean.
 fuzz_one() {

@@ -5,7 +5,7 @@
 # Toolkits come from scripts/install-old-cuda (a cache outside the build, reused); the builds
 # are build/cuda-VERSION, with ccache. Fails on any compile error or warning, and when a build
 # picked up a header or library of the machine's own CUDA 13 instead of the old toolkit's.
-#   bash scripts/ci/old-toolkits.sh [VERSION...]   (default: every row)
+#   bash scripts/checks/old-toolkits.sh [VERSION...]   (default: every row)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
