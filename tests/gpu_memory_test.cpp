@@ -171,7 +171,9 @@ TEST(GpuMemoryFamily, QuickRunVerifiesEveryCase) {
     const bool pinned_kind = name.find("kind=pageable") == std::string::npos;
     EXPECT_EQ(run["host_pinned"].get<double>(), pinned_kind ? 1 : 0) << name;
   }
-  EXPECT_EQ(cases, 2 * 4 * 2 * 3);
+  // 2 directions x 4 kinds x 2 modes x 3 sizes, less d2h into write-combined memory (2 modes x
+  // 3 sizes): it is host-write-only by design (issue 12, item 6).
+  EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3);
 }
 
 }  // namespace
