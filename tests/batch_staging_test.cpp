@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "harness/batch/batch_staging.hpp"
-#include "harness/core/checksum.hpp"
 #include "harness/batch/sample_set.hpp"
+#include "harness/core/checksum.hpp"
 #include "harness/host/team_memcpy.hpp"
 
 namespace h2d {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "harness/report/comparison_format.hpp"
-#include "harness/report/machine_info.hpp"
 #include "harness/core/text_table.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/report/comparison_format.hpp"
+#include "harness/report/machine_info.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "harness/core/checksum.hpp"
-#include "harness/host/normalize.hpp"
 #include "harness/core/sample_series.hpp"
+#include "harness/host/normalize.hpp"
 
 namespace h2d {
 namespace {

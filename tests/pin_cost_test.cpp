@@ -6,10 +6,10 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
-#include "harness/cuda/host_memory.hpp"
-#include "harness/strategy/pinned_cache.hpp"
 #include "harness/core/pow2_rounding.hpp"
+#include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/strategy/pinned_cache.hpp"
 #include "harness/strategy/strategy_grids.hpp"
 #include "tests/strategy_test_support.hpp"
 

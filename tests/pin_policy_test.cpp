@@ -4,10 +4,10 @@
 
 #include <set>
 
-#include "harness/host/host_copy.hpp"
 #include "harness/batch/pin_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/pinned_fit.hpp"
+#include "harness/host/host_copy.hpp"
 
 namespace h2d {
 namespace {

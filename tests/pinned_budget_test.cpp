@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/cuda/host_memory.hpp"
 #include "harness/core/system_memory.hpp"
+#include "harness/cuda/host_memory.hpp"
 
 namespace h2d {
 namespace {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "harness/cuda/device.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/cuda/device.hpp"
 #include "tests/child_process.hpp"
 
 namespace h2d {

@@ -9,20 +9,20 @@
 #include <set>
 #include <string>
 
+#include "harness/cli/run_options.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/usage_error.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/cupti_activity.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/trace/host_trace.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/cli/run_options.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream.hpp"
+#include "harness/trace/host_trace.hpp"
+#include "harness/trace/nvtx.hpp"
 #include "harness/trace/trace_findings.hpp"
-#include "harness/core/usage_error.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/h2dbench_process.hpp"
 

@@ -6,21 +6,21 @@
 #include <stdexcept>
 #include <vector>
 
-#include "harness/strategy/bounce_ring.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/host_threads.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
-#include "harness/core/host_threads.hpp"
-#include "harness/host/ring_schedule.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/host/ring_schedule.hpp"
+#include "harness/host/thread_team.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 #include "harness/strategy/staged_copy.hpp"
 #include "harness/strategy/strategy_grids.hpp"
-#include "harness/host/thread_team.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"
 

@@ -9,8 +9,8 @@
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/strategy/strategy_grids.hpp"
 #include "harness/cuda/stream.hpp"
+#include "harness/strategy/strategy_grids.hpp"
 #include "kernels/zero_copy_read.cuh"
 #include "tests/strategy_test_support.hpp"
 

@@ -4,9 +4,9 @@
 
 #include "benchmarks/commands/commands.hpp"
 #include "harness/cli/command_line.hpp"
+#include "harness/core/usage_error.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
-#include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {

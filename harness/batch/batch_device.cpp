@@ -4,11 +4,11 @@
 
 #include <cstring>
 
+#include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_pattern.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
-#include "harness/core/verification.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {

@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
-#include "harness/host/host_copy.hpp"
-#include "harness/cuda/host_memory.hpp"
 #include "harness/batch/pin_policy.hpp"
 #include "harness/batch/sample_set.hpp"
+#include "harness/cuda/host_memory.hpp"
+#include "harness/host/host_copy.hpp"
 
 namespace h2d {
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "harness/cuda/cuda_error.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#include "harness/cuda/cuda_error.hpp"
-#include "harness/trace/nvtx.hpp"
-#include "harness/cuda/scoped_device.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/scoped_device.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

@@ -3,10 +3,10 @@
 #include <cstring>
 
 #include "harness/core/checksum.hpp"
+#include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/trace/nvtx.hpp"
-#include "harness/core/verification.hpp"
 
 namespace h2d {
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "harness/trace/nvtx.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/host/team_memcpy.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 

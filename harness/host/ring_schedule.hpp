@@ -61,8 +61,9 @@ class SlotTracker {
   std::vector<State> states_;
 };
 
-// What a ring does with a slot besides filling it; the CUDA engine (harness/strategy/bounce_ring.hpp) uses
-// events and async copies, host/staging does nothing, tests simulate a slow device.
+// What a ring does with a slot besides filling it; the CUDA engine
+// (harness/strategy/bounce_ring.hpp) uses events and async copies, host/staging does nothing, tests
+// simulate a slow device.
 struct RingHooks {
   // Blocks until the copy last submitted from `slot` has completed; returns whether it had not yet
   // completed when asked (the host had to wait for the device).

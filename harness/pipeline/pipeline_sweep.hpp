@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/pipeline/pipeline_config.hpp"
 #include "harness/core/preset.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
 
 namespace h2d {
 

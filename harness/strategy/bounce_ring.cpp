@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "harness/cuda/cuda_error.hpp"
-#include "harness/trace/nvtx.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {

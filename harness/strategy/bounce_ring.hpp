@@ -8,8 +8,8 @@
 
 #include "harness/cuda/event.hpp"
 #include "harness/cuda/host_memory.hpp"
-#include "harness/host/ring_schedule.hpp"
 #include "harness/cuda/stream.hpp"
+#include "harness/host/ring_schedule.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {

@@ -8,8 +8,8 @@
 namespace h2d {
 
 // A caching pinned-host allocator of the kind data-loader frameworks use (PyTorch's
-// CachingHostAllocator): a request is rounded up to a power of two (harness/core/pow2_rounding.hpp) and
-// served from a free block of that size when there is one (a hit, no driver call), else freshly
+// CachingHostAllocator): a request is rounded up to a power of two (harness/core/pow2_rounding.hpp)
+// and served from a free block of that size when there is one (a hit, no driver call), else freshly
 // pinned with cudaMallocHost (a miss). Blocks given back are kept, never freed, until the cache
 // goes away. What it shows: a hit costs nothing, a miss costs a pinning, and the rounding pins up
 // to twice what was asked.

@@ -9,7 +9,8 @@ namespace h2d {
 
 // Host-to-device copies from pageable memory without the driver's staging path. Each returns once
 // the data has arrived on the device (the stream is synchronized), so a host clock around the call
-// measures the whole strategy, host work included. The bounce ring is harness/strategy/bounce_ring.hpp.
+// measures the whole strategy, host work included. The bounce ring is
+// harness/strategy/bounce_ring.hpp.
 
 // A copy from memory that is already page-locked (pinned, or registered earlier): one async copy,
 // then wait.

@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/strategy/bounce_ring.hpp"
 #include "harness/core/preset.hpp"
+#include "harness/strategy/bounce_ring.hpp"
 
 namespace h2d {
 

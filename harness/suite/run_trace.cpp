@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "h2d/version.hpp"
-#include "harness/trace/chrome_trace.hpp"
 #include "harness/report/report_file.hpp"
+#include "harness/trace/chrome_trace.hpp"
 
 namespace h2d {
 

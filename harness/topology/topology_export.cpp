@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
-#include "harness/topology/pcie_reading.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/topology/pcie_reading.hpp"
 
 namespace h2d {
 namespace {
