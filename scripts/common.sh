@@ -64,3 +64,22 @@ h2d_prepare() {
   "$h2d_root/scripts/install-deps"
   h2d_find_nvcc
 }
+
+# Installs the Debian packages a check needs beyond debian-packages.txt when they are missing
+# (as root, with apt-get); elsewhere says which command would.
+# h2d_install_packages PACKAGE...
+h2d_install_packages() {
+  local missing=() package
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "h2dbench: missing packages; run: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "h2dbench: installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

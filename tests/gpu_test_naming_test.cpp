@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/process_runner.hpp"
+
 namespace h2d {
 namespace {
 
@@ -42,7 +44,7 @@ std::vector<std::string> gpu_tests_outside_gpu_suites(const std::filesystem::pat
 
 TEST(GpuTestNaming, EveryGpuTestIsInAGpuSuite) {
   const std::vector<std::string> outside =
-      gpu_tests_outside_gpu_suites(std::filesystem::path(H2D_SOURCE_DIR) / "tests");
+      gpu_tests_outside_gpu_suites(std::filesystem::path(h2d::testing::source_dir()) / "tests");
   std::string list;
   for (const std::string& test : outside) {
     list += "\n  " + test;

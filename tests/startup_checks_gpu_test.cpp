@@ -7,8 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "harness/cuda/device.hpp"
@@ -16,52 +14,15 @@
 #include "harness/cuda/kernel_image.hpp"
 #include "harness/cuda/latch_probe.hpp"
 #include "tests/gpu_test_support.hpp"
-#include "tests/h2dbench_process.hpp"
+#include "tests/quick_run.hpp"
 
 namespace h2d {
 namespace {
 
-struct QuickRun {
-  h2d_test::ProcessResult process;
-  nlohmann::json report;
-};
-
-// `h2dbench run --preset quick <arguments> --out <scratch>` with `environment`; the report, if any.
-QuickRun run_quick(const std::string& name, const std::string& arguments,
-                   const std::string& environment = "") {
-  const std::filesystem::path folder = h2d_test::scratch_folder(name);
-  const std::filesystem::path out = folder / "report.json";
-  QuickRun run;
-  run.process = h2d_test::run_h2dbench(
-      "run --preset quick " + arguments + " --out " + h2d_test::shell_quote(out.string()),
-      environment);
-  std::ifstream in(out);
-  if (in.good()) {
-    run.report = nlohmann::json::parse(in);
-  }
-  std::filesystem::remove_all(folder);
-  return run;
-}
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++found;
-  }
-  return found;
-}
-
-// The measured entries (no aggregates, no errors) whose name starts with `prefix`.
-std::vector<nlohmann::json> entries(const nlohmann::json& report, const std::string& prefix) {
-  std::vector<nlohmann::json> found;
-  for (const auto& entry : report.value("benchmarks", nlohmann::json::array())) {
-    if (entry.value("name", std::string()).rfind(prefix, 0) == 0 &&
-        !entry.value("error_occurred", false) && entry.value("run_type", "") == "iteration") {
-      found.push_back(entry);
-    }
-  }
-  return found;
-}
+using h2d_test::measured_entries;
+using h2d_test::occurrences;
+using h2d_test::QuickRun;
+using h2d_test::run_quick;
 
 const std::string kPinnedAsync = "'^h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=1MiB$'";
 
@@ -88,10 +49,10 @@ TEST(StartupChecksGpu, LaunchBlockingRunsWithoutLatches) {
   const QuickRun run =
       run_quick("launch_blocking", "--filter " + kPinnedAsync, "CUDA_LAUNCH_BLOCKING=1");
   ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
-  EXPECT_EQ(count(run.process.output, "a kernel launch waits here until its kernel ends"), 1u)
+  EXPECT_EQ(occurrences(run.process.output, "a kernel launch waits here until its kernel ends"), 1u)
       << run.process.output;
   EXPECT_EQ(run.report["h2dbench"]["run"]["latches"]["enabled"], false);
-  const auto measured = entries(run.report, "h2d/memory/");
+  const auto measured = measured_entries(run.report, "h2d/memory/");
   ASSERT_EQ(measured.size(), 1u) << run.process.output;
   EXPECT_EQ(measured[0]["latched"], 0);
   EXPECT_GT(measured[0]["GB_per_s"].get<double>(), 0);
@@ -102,14 +63,14 @@ TEST(StartupChecksGpu, LatchesStayOnInANormalRunAndOffUnderProfile) {
   const QuickRun normal = run_quick("latched", "--filter " + kPinnedAsync);
   ASSERT_EQ(normal.process.exit_code, 0) << normal.process.output;
   EXPECT_EQ(normal.report["h2dbench"]["run"]["latches"]["enabled"], true);
-  ASSERT_EQ(entries(normal.report, "h2d/memory/").size(), 1u);
-  EXPECT_EQ(entries(normal.report, "h2d/memory/")[0]["latched"], 1);
+  ASSERT_EQ(measured_entries(normal.report, "h2d/memory/").size(), 1u);
+  EXPECT_EQ(measured_entries(normal.report, "h2d/memory/")[0]["latched"], 1);
 
   const QuickRun profile = run_quick("profile", "--profile --filter " + kPinnedAsync);
   ASSERT_EQ(profile.process.exit_code, 0) << profile.process.output;
   EXPECT_EQ(profile.report["h2dbench"]["run"]["latches"]["enabled"], false);
-  ASSERT_EQ(entries(profile.report, "h2d/memory/").size(), 1u);
-  EXPECT_EQ(entries(profile.report, "h2d/memory/")[0]["latched"], 0);
+  ASSERT_EQ(measured_entries(profile.report, "h2d/memory/").size(), 1u);
+  EXPECT_EQ(measured_entries(profile.report, "h2d/memory/")[0]["latched"], 0);
 }
 
 // Without peer access the driver stages cudaMemcpyPeerAsync through the host and holds the thread:
@@ -124,7 +85,7 @@ TEST(StartupChecksGpu, ScatterLatchesOnlyWithPeerAccessAndConcurrentWarmsUp) {
                                    "'^multi/(scatter/.*route=via_gpu0|h2d_concurrent/gpus=0,1/)'",
                                    std::string("H2D_SIM_DEVICES=2 H2D_SIM_PEER=") + peer);
     ASSERT_EQ(run.process.exit_code, 0) << peer << "\n" << run.process.output;
-    const auto via = entries(run.report, "multi/scatter/");
+    const auto via = measured_entries(run.report, "multi/scatter/");
     if (via.empty()) {
       GTEST_SKIP() << "multi/scatter needs 2 GPUs; " << discover_devices().devices.size()
                    << " here";
@@ -135,7 +96,7 @@ TEST(StartupChecksGpu, ScatterLatchesOnlyWithPeerAccessAndConcurrentWarmsUp) {
         EXPECT_EQ(entry["p2p"], std::string(peer) == "all" ? 1 : 0) << entry.dump();
       }
     }
-    for (const auto& entry : entries(run.report, "multi/h2d_concurrent/")) {
+    for (const auto& entry : measured_entries(run.report, "multi/h2d_concurrent/")) {
       EXPECT_EQ(entry["warmup_windows"], 1) << entry.dump();
     }
   }
@@ -154,7 +115,7 @@ TEST(StartupChecksGpu, StickyErrorStopsTheGpuCasesAndKeepsTheReport) {
       "threads=1/bytes=1MiB)$'",
       "H2D_SIM_FAULTS=cudaMemcpyAsync#1=cudaErrorIllegalAddress");
   EXPECT_EQ(run.process.exit_code, 1) << run.process.output;
-  EXPECT_EQ(count(run.process.output, "failed with a sticky CUDA error"), 1u) << run.process.output;
+  EXPECT_EQ(occurrences(run.process.output, "failed with a sticky CUDA error"), 1u) << run.process.output;
   ASSERT_TRUE(run.report.contains("h2dbench")) << run.process.output;
   EXPECT_EQ(run.report["h2dbench"]["failed_cases"].size(), 1u) << run.report["h2dbench"].dump();
   bool skipped_after = false;
@@ -163,7 +124,7 @@ TEST(StartupChecksGpu, StickyErrorStopsTheGpuCasesAndKeepsTheReport) {
                                          "sticky CUDA error") != std::string::npos;
   }
   EXPECT_TRUE(skipped_after) << run.report["h2dbench"]["skipped_cases"].dump();
-  EXPECT_EQ(entries(run.report, "host/memcpy/").size(), 1u) << run.process.output;
+  EXPECT_EQ(measured_entries(run.report, "host/memcpy/").size(), 1u) << run.process.output;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "harness/cuda/device.hpp"
 #include "harness/suite/family.hpp"
 #include "tests/process_runner.hpp"
+#include "tests/quick_run.hpp"
 
 #include "tests/gpu_test_support.hpp"
 
@@ -62,21 +63,14 @@ inline const Family& find_family(const std::string& name) {
 // Runs `h2dbench run --preset quick --filter FILTER` and returns its report; fails the test when
 // the command fails.
 inline nlohmann::json run_quick(const std::string& filter, const std::string& tag) {
-  const std::string out = ::testing::TempDir() + "h2d_" + tag + ".json";
-  std::remove(out.c_str());
-  const std::string command = h2d::testing::h2dbench() + " run --preset quick --filter '" + filter +
-                              "' --out " + out + " > " + out + ".log 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream log(out + ".log");
-  const std::string log_text((std::istreambuf_iterator<char>(log)),
-                             std::istreambuf_iterator<char>());
-  EXPECT_EQ(status, 0) << command << "\n" << log_text;
-  std::ifstream report(out);
-  if (!report) {
-    ADD_FAILURE() << "no report written by: " << command << "\n" << log_text;
+  const h2d_test::QuickRun run =
+      h2d_test::run_quick("h2d_" + tag, "--filter " + h2d_test::shell_quote(filter));
+  EXPECT_EQ(run.process.exit_code, 0) << "--filter " << filter << "\n" << run.process.output;
+  if (!run.report.is_object()) {
+    ADD_FAILURE() << "no report written with --filter " << filter << "\n" << run.process.output;
     return nlohmann::json::object();
   }
-  return nlohmann::json::parse(report);
+  return run.report;
 }
 
 }  // namespace h2d::test

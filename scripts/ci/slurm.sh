@@ -26,17 +26,7 @@ fail() {
 }
 
 # --- Packages and the executable -------------------------------------------------------------
-missing=()
-for package in slurm-wlm munge; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+h2d_install_packages slurm-wlm munge
 h2d_find_nvcc
 preset=$(h2d_preset)
 h2d_build "$preset" --target h2dbench >/dev/null

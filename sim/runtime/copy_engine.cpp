@@ -38,7 +38,8 @@ void CopyEngine::release(std::uint64_t end_ns) {
 
 CopyEngine::Span CopyEngine::carry(const TransferLeg& leg, std::uint64_t bytes,
                                    std::uint64_t ready_ns, std::uint64_t latency_ns,
-                                   std::uint64_t extra_ns) {
+                                   std::uint64_t extra_ns,
+                                   const std::function<void()>& at_end) {
   const std::uint64_t start_ns = acquire(ready_ns);
   double position_ns = static_cast<double>(start_ns + latency_ns + extra_ns);
   double remaining = static_cast<double>(bytes);
@@ -57,12 +58,15 @@ CopyEngine::Span CopyEngine::carry(const TransferLeg& leg, std::uint64_t bytes,
       position_ns += step_ns;
       sleep_until_ns(static_cast<std::uint64_t>(position_ns));
     }
-    for (UplinkDirection* uplink : leg.uplinks) {
-      uplink->leave();
-    }
   }
   const auto end_ns = static_cast<std::uint64_t>(position_ns);
   sleep_until_ns(end_ns);
+  if (at_end) {
+    at_end();
+  }
+  for (UplinkDirection* uplink : leg.uplinks) {
+    uplink->leave();
+  }
   release(end_ns);
   return {start_ns, end_ns};
 }

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -22,13 +23,16 @@ struct TransferLeg {
 class CopyEngine {
  public:
   // Carries `bytes` over `leg`, starting no earlier than `ready_ns`: sleeps until the modelled end
-  // and returns it. `extra_ns` (an injected stall) and the per-copy latency come first. Nothing is
-  // written here; the caller lands the bytes after this returns.
+  // and returns it. `extra_ns` (an injected stall) and the per-copy latency come first. `at_end`
+  // (may be empty) lands the bytes while the engine and the shared uplinks are still held: were
+  // they released first, another copy would have an uplink to itself while this one's host
+  // memcpy runs, and GPUs sharing an uplink would together carry more than its rate.
   struct Span {
     std::uint64_t start_ns = 0, end_ns = 0;
   };
   Span carry(const TransferLeg& leg, std::uint64_t bytes, std::uint64_t ready_ns,
-             std::uint64_t latency_ns, std::uint64_t extra_ns);
+             std::uint64_t latency_ns, std::uint64_t extra_ns,
+             const std::function<void()>& at_end);
 
  private:
   std::uint64_t acquire(std::uint64_t ready_ns);

@@ -11,7 +11,8 @@ namespace {
 
 constexpr const char* kGrammar =
     "rules are TARGET#N=cudaErrorName, corrupt=TARGET#N or stall=TARGET#N:DURATION separated by "
-    "commas; TARGET is a cuda* runtime function or kernel:NAME, N >= 1, DURATION like 5s or 250ms";
+    "commas; TARGET is a cuda* runtime function or kernel:NAME, N >= 1 (#N+: the Nth call and every "
+    "later one), DURATION like 5s or 250ms";
 
 // The copies whose landing bytes a corrupt rule can flip, and which a stall rule can hold.
 constexpr std::array<std::string_view, 5> kCopyFunctions = {
@@ -35,7 +36,7 @@ bool is_kernel(std::string_view target) {
   return target.size() > 7 && target.substr(0, 7) == "kernel:";
 }
 
-// "cudaMemcpyAsync#2" into target and call number.
+// "cudaMemcpyAsync#2" (or "#2+") into target and call number.
 void parse_target(const std::string& text, const std::string& rule, const std::string& part,
                   FaultRule& out) {
   const std::size_t hash = part.rfind('#');
@@ -54,7 +55,11 @@ void parse_target(const std::string& text, const std::string& rule, const std::s
                "cudaMemcpy, cudaMemcpyAsync, cudaMemcpy2DAsync, cudaMemcpyPeerAsync, cudaMemset, "
                "cudaMemsetAsync)");
   }
-  const std::string number = part.substr(hash + 1);
+  std::string number = part.substr(hash + 1);
+  if (!number.empty() && number.back() == '+') {
+    out.and_later = true;
+    number.pop_back();
+  }
   if (number.empty() || !std::all_of(number.begin(), number.end(), ::isdigit) ||
       number.size() > 12 || std::stoull(number) == 0) {
     reject(text, rule, "needs a call number N >= 1 after #");
@@ -133,7 +138,8 @@ FaultEffect FaultPlan::on_call(std::string_view target) {
     call = ++found->second;
   }
   for (const FaultRule& rule : rules_) {
-    if (rule.target != target || rule.call != call) {
+    const bool applies = rule.and_later ? call >= rule.call : call == rule.call;
+    if (rule.target != target || !applies) {
       continue;
     }
     switch (rule.action) {

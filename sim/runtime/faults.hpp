@@ -16,12 +16,14 @@ namespace h2d::sim {
 //   corrupt=TARGET#N         the Nth copy lands with one byte flipped (the middle byte, XOR 0xff)
 //   stall=TARGET#N:DURATION  the Nth copy or kernel takes DURATION longer (5s, 250ms, 40us)
 // TARGET is a runtime function (cudaMemcpyAsync) or kernel:NAME (a kernel's launch by its name).
-// Calls are counted per target from 1 over the whole process.
+// Calls are counted per target from 1 over the whole process; `#N+` means the Nth call and every
+// later one (a corruption that must reach a verified copy whichever copy that is).
 struct FaultRule {
   enum class Action { error, corrupt, stall };
   Action action = Action::error;
   std::string target;
   std::uint64_t call = 1;
+  bool and_later = false;  // #N+
   cudaError_t error = cudaSuccess;
   std::uint64_t stall_ns = 0;
 };

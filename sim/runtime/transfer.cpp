@@ -40,22 +40,29 @@ std::vector<TransferLeg> legs_of(const Runtime& runtime, const CopyRoute& route)
 Work transfer_work(Transfer transfer, std::uint64_t latency_ns) {
   Work work;
   work.run = [transfer = std::move(transfer), latency_ns](std::uint64_t ready_ns) {
+    const auto land = [&transfer] {
+      transfer.land();
+      if (transfer.corrupt_byte != nullptr) {
+        *transfer.corrupt_byte ^= 0xff;
+      }
+    };
     std::uint64_t start_ns = ready_ns;
     std::uint64_t end_ns = ready_ns;
     for (std::size_t i = 0; i < transfer.legs.size(); ++i) {
       const TransferLeg& leg = transfer.legs[i];
+      const bool last = i + 1 == transfer.legs.size();
       const auto span = leg.engine->carry(leg, transfer.bytes, end_ns, latency_ns,
-                                          i == 0 ? transfer.stall_ns : 0);
+                                          i == 0 ? transfer.stall_ns : 0,
+                                          last ? std::function<void()>(land) : nullptr);
       start_ns = i == 0 ? span.start_ns : start_ns;
       end_ns = span.end_ns;
     }
-    if (transfer.legs.empty() && transfer.stall_ns > 0) {
-      end_ns = std::max(ready_ns, clock_ns()) + transfer.stall_ns;
-      sleep_until_ns(end_ns);
-    }
-    transfer.land();
-    if (transfer.corrupt_byte != nullptr) {
-      *transfer.corrupt_byte ^= 0xff;
+    if (transfer.legs.empty()) {
+      if (transfer.stall_ns > 0) {
+        end_ns = std::max(ready_ns, clock_ns()) + transfer.stall_ns;
+        sleep_until_ns(end_ns);
+      }
+      land();
     }
     Activity activity;
     activity.type = transfer.activity;

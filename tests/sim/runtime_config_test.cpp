@@ -103,7 +103,8 @@ TEST(SimFaults, BadRulesAreOneLineNamingTheVariable) {
        {"cudaMalloc#0=cudaErrorMemoryAllocation", "cudaMalloc#3=cudaErrorNoSuchThing",
         "cudaMalloc=cudaErrorMemoryAllocation", "corrupt=cudaMalloc#1", "stall=cudaMemcpy#1",
         "stall=cudaMemcpy#1:5 parsecs", "malloc#1=cudaErrorMemoryAllocation", "x", ",",
-        "cudaMalloc#1=cudaSuccess", "cudaMallocc#1=cudaErrorMemoryAllocation"}) {
+        "cudaMalloc#1=cudaSuccess", "cudaMallocc#1=cudaErrorMemoryAllocation",
+        "corrupt=cudaMemcpy#+", "corrupt=cudaMemcpy#0+", "corrupt=cudaMemcpy#2++"}) {
     try {
       parse_faults(bad);
       ADD_FAILURE() << bad << " was accepted";
@@ -122,6 +123,18 @@ TEST(SimFaults, CountsCallsPerTarget) {
   EXPECT_EQ(plan.on_call("cudaMalloc").error, cudaErrorMemoryAllocation);
   EXPECT_EQ(plan.on_call("cudaMalloc").error, cudaSuccess);
   EXPECT_FALSE(plan.on_call("cudaMemcpy").corrupt);
+}
+
+TEST(SimFaults, APlusAppliesToTheNthCallAndEveryLaterOne) {
+  FaultPlan plan(parse_faults("corrupt=cudaMemcpyAsync#3+,cudaMalloc#2=cudaErrorMemoryAllocation"));
+  EXPECT_FALSE(plan.on_call("cudaMemcpyAsync").corrupt);
+  EXPECT_FALSE(plan.on_call("cudaMemcpyAsync").corrupt);
+  for (int later = 0; later < 5; ++later) {
+    EXPECT_TRUE(plan.on_call("cudaMemcpyAsync").corrupt) << "call " << 3 + later;
+  }
+  EXPECT_EQ(plan.on_call("cudaMalloc").error, cudaSuccess);
+  EXPECT_EQ(plan.on_call("cudaMalloc").error, cudaErrorMemoryAllocation);
+  EXPECT_EQ(plan.on_call("cudaMalloc").error, cudaSuccess) << "without +, only the Nth call";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "sim/runtime/kernel_queue.hpp"
 #include "tests/sim/runtime_test_support.hpp"
+#include "tests/process_runner.hpp"
 
 namespace h2d::sim {
 namespace {
@@ -194,7 +195,7 @@ TEST(SimUplinks, GpusBehindOneSwitchShareItsUplink) {
   // The first two GPUs of the six-GPU fixture sit behind one switch; each is modelled at 1 GB/s
   // and their uplink at 1.5 GB/s: together each gets 0.75 GB/s (event time on each device).
   SimMachine machine(
-      {{"H2D_SIM_TOPOLOGY", H2D_SOURCE_DIR "/tests/fixtures/six_gpu_gen3_two_switches.xml"},
+      {{"H2D_SIM_TOPOLOGY", h2d::testing::source_dir() + "/tests/fixtures/six_gpu_gen3_two_switches.xml"},
        {"H2D_SIM_DEVICES", "2"},
        {"H2D_SIM_UPLINK_GBPS", "1.5"},
        {"H2D_SIM_H2D_GBPS", "1"},

@@ -1,0 +1,137 @@
+// The measurement math end to end on the simulated GPU (issue 11, item 4): whole h2dbench runs
+// against a modelled machine whose rates are known, so each reported number can be checked
+// against the model. Ratios and generous bounds: this proves the arithmetic (events, windows,
+// link ceilings, counters, verdicts), never speed. Sim-only: on hardware the rates are unknown.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "tests/process_runner.hpp"
+#include "tests/quick_run.hpp"
+
+namespace h2d {
+namespace {
+
+using h2d_test::measured_entries;
+using h2d_test::measured_entry;
+using h2d_test::run_quick;
+
+double counter(const nlohmann::json& entry, const std::string& name) {
+  if (!entry.is_object() || !entry.contains(name) || !entry[name].is_number()) {
+    ADD_FAILURE() << "no counter " << name << " in " << (entry.is_null() ? "null" : entry.dump());
+    return -1;
+  }
+  return entry[name].get<double>();
+}
+
+std::string fixture(const std::string& name) {
+  return h2d::testing::source_dir() + "/tests/fixtures/" + name;
+}
+
+// Modelled pinned H2D rate of the single-GPU runs below, in GB/s: not a round number, so a
+// reported rate that merely equals a default cannot pass.
+constexpr double kModelledGbps = 1.75;
+const std::string kOneGpu = "H2D_SIM_DEVICES=1 H2D_SIM_H2D_GBPS=1.75 H2D_SIM_D2H_GBPS=1.75";
+const std::string kPinnedAsync = "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB";
+const std::string kPageableAsync = "h2d/memory/dir=h2d/kind=pageable/mode=async/bytes=64MiB";
+
+TEST(SimMeasurementGpu, PinnedAsyncReportsTheModelledRateAndPageableLess) {
+  const auto run = run_quick("sim_memory", "--filter '^h2d/memory/dir=h2d/.*bytes=64MiB$'", kOneGpu);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
+  const double pinned = counter(measured_entry(run.report, kPinnedAsync), "GB_per_s");
+  EXPECT_NEAR(pinned, kModelledGbps, 0.10 * kModelledGbps) << "event-timed, latched";
+  EXPECT_EQ(counter(measured_entry(run.report, kPinnedAsync), "latched"), 1);
+  const double pageable = counter(measured_entry(run.report, kPageableAsync), "GB_per_s");
+  EXPECT_LT(pageable, 0.75 * pinned) << "pageable copies are staged at a lower modelled rate";
+}
+
+TEST(SimMeasurementGpu, ProfileModeTimesOnTheHostAndStillFindsTheRate) {
+  // --profile: no latches, so the host clock times each enqueue-to-synchronize span; the
+  // per-copy latency and the host landing only make it slower than the model, never faster.
+  const auto run = run_quick("sim_memory_profile",
+                             "--profile --filter '^" + kPinnedAsync + "$'", kOneGpu);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
+  const nlohmann::json entry = measured_entry(run.report, kPinnedAsync);
+  EXPECT_EQ(counter(entry, "latched"), 0);
+  const double rate = counter(entry, "GB_per_s");
+  EXPECT_GT(rate, 0.6 * kModelledGbps);
+  EXPECT_LT(rate, 1.1 * kModelledGbps) << "an untimed copy would report more than the link";
+}
+
+TEST(SimMeasurementGpu, ConcurrentCopiesBehindSharedUplinksReportTheUplinkCeiling) {
+  // Four GPUs behind two switches whose Gen1 x4 uplinks are narrower than one GPU's modelled
+  // rate: all four at once are bound by the two uplinks, each pair splitting its uplink evenly.
+  const std::string topology = fixture("four_gpu_two_narrow_uplinks.xml");
+  const std::string environment = "H2D_SIM_DEVICES=4 H2D_SIM_H2D_GBPS=4 H2D_SIM_TOPOLOGY=" +
+                                  h2d_test::shell_quote(topology) +
+                                  " HWLOC_XMLFILE=" + h2d_test::shell_quote(topology);
+  const auto run =
+      run_quick("sim_concurrent", "--devices all --filter '^multi/h2d_concurrent/'", environment);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
+  const auto entries = measured_entries(run.report, "multi/h2d_concurrent/gpus=0,1,2,3/");
+  ASSERT_FALSE(entries.empty()) << run.process.output;
+  for (const auto& entry : entries) {
+    const double total = counter(entry, "GB_per_s");
+    const double ceiling = counter(entry, "link_ceiling_GB_per_s");
+    // Two uplinks' worth: each is one Gen1 x4 link, the same ceiling the link model gives.
+    EXPECT_GT(ceiling, 1.5);
+    EXPECT_LT(ceiling, 2.1);
+    EXPECT_NEAR(total, ceiling, 0.15 * ceiling) << entry.dump();
+    EXPECT_NEAR(counter(entry, "link_pct"), 100 * total / ceiling, 1.0) << entry.dump();
+    for (int gpu = 0; gpu < 4; ++gpu) {
+      const double share = counter(entry, "gpu" + std::to_string(gpu) + "_GB_per_s");
+      EXPECT_NEAR(share, ceiling / 4, 0.15 * ceiling / 4) << "GPU " << gpu << ": " << entry.dump();
+    }
+  }
+}
+
+TEST(SimMeasurementGpu, BatchPinnedFractionTellsSilentNoPinFromPacked) {
+  const auto run = run_quick("sim_batch", "--filter '^h2d/batch/.*batch=16'", kOneGpu);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
+  int none = 0, packed = 0;
+  for (const auto& entry : measured_entries(run.report, "h2d/batch/")) {
+    const std::string name = entry["name"];
+    if (name.find("policy=none") != std::string::npos ||
+        name.find("policy=requested") != std::string::npos) {
+      EXPECT_EQ(counter(entry, "pinned_fraction"), 0) << name;
+      ++none;
+    } else if (name.find("policy=packed") != std::string::npos) {
+      EXPECT_EQ(counter(entry, "pinned_fraction"), 1) << name;
+      ++packed;
+    }
+  }
+  EXPECT_GT(none, 0) << run.process.output;
+  EXPECT_GT(packed, 0) << run.process.output;
+}
+
+TEST(SimMeasurementGpu, AnInjectedCorruptionFailsTheCaseWithExitOne) {
+  const auto run = run_quick("sim_corrupt", "--filter '^pipeline/train/.*pin=pinned_ring.*copy=async'",
+                             kOneGpu + " H2D_SIM_FAULTS=corrupt=cudaMemcpyAsync#3+");
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.output;
+  EXPECT_NE(run.process.output.find("batches with wrong checksums"), std::string::npos)
+      << run.process.output;
+}
+
+TEST(SimMeasurementGpu, AnInjectedStallIsNamedByTheWatchdog) {
+  const auto run =
+      run_quick("sim_stall", "--watchdog 1 --filter '^pipeline/train/.*pin=pinned_ring.*copy=async'",
+                kOneGpu + " H2D_SIM_FAULTS=stall=kernel:busy_kernel#3:4s");
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_NE(run.process.output.find("stuck stage: 'step'"), std::string::npos)
+      << run.process.output;
+}
+
+TEST(SimMeasurementGpu, ACudaErrorNamesTheCallThatFailed) {
+  const auto run = run_quick("sim_error", "--filter '^" + kPinnedAsync + "$'",
+                             kOneGpu + " H2D_SIM_FAULTS=cudaMallocHost#1=cudaErrorMemoryAllocation");
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_NE(run.process.output.find("cudaMallocHost"), std::string::npos) << run.process.output;
+  EXPECT_NE(run.process.output.find("cudaErrorMemoryAllocation"), std::string::npos)
+      << run.process.output;
+}
+
+}  // namespace
+}  // namespace h2d
