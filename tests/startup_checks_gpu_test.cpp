@@ -115,7 +115,8 @@ TEST(StartupChecksGpu, StickyErrorStopsTheGpuCasesAndKeepsTheReport) {
       "threads=1/bytes=1MiB)$'",
       "H2D_SIM_FAULTS=cudaMemcpyAsync#1=cudaErrorIllegalAddress");
   EXPECT_EQ(run.process.exit_code, 1) << run.process.output;
-  EXPECT_EQ(occurrences(run.process.output, "failed with a sticky CUDA error"), 1u) << run.process.output;
+  EXPECT_EQ(occurrences(run.process.output, "failed with a sticky CUDA error"), 1u)
+      << run.process.output;
   ASSERT_TRUE(run.report.contains("h2dbench")) << run.process.output;
   EXPECT_EQ(run.report["h2dbench"]["failed_cases"].size(), 1u) << run.report["h2dbench"].dump();
   bool skipped_after = false;

@@ -38,8 +38,7 @@ void CopyEngine::release(std::uint64_t end_ns) {
 
 CopyEngine::Span CopyEngine::carry(const TransferLeg& leg, std::uint64_t bytes,
                                    std::uint64_t ready_ns, std::uint64_t latency_ns,
-                                   std::uint64_t extra_ns,
-                                   const std::function<void()>& at_end) {
+                                   std::uint64_t extra_ns, const std::function<void()>& at_end) {
   const std::uint64_t start_ns = acquire(ready_ns);
   double position_ns = static_cast<double>(start_ns + latency_ns + extra_ns);
   double remaining = static_cast<double>(bytes);

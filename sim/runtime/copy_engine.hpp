@@ -31,8 +31,7 @@ class CopyEngine {
     std::uint64_t start_ns = 0, end_ns = 0;
   };
   Span carry(const TransferLeg& leg, std::uint64_t bytes, std::uint64_t ready_ns,
-             std::uint64_t latency_ns, std::uint64_t extra_ns,
-             const std::function<void()>& at_end);
+             std::uint64_t latency_ns, std::uint64_t extra_ns, const std::function<void()>& at_end);
 
  private:
   std::uint64_t acquire(std::uint64_t ready_ns);

@@ -51,9 +51,9 @@ Work transfer_work(Transfer transfer, std::uint64_t latency_ns) {
     for (std::size_t i = 0; i < transfer.legs.size(); ++i) {
       const TransferLeg& leg = transfer.legs[i];
       const bool last = i + 1 == transfer.legs.size();
-      const auto span = leg.engine->carry(leg, transfer.bytes, end_ns, latency_ns,
-                                          i == 0 ? transfer.stall_ns : 0,
-                                          last ? std::function<void()>(land) : nullptr);
+      const auto span =
+          leg.engine->carry(leg, transfer.bytes, end_ns, latency_ns, i == 0 ? transfer.stall_ns : 0,
+                            last ? std::function<void()>(land) : nullptr);
       start_ns = i == 0 ? span.start_ns : start_ns;
       end_ns = span.end_ns;
     }

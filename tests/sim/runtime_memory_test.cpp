@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "sim/runtime/kernel_queue.hpp"
-#include "tests/sim/runtime_test_support.hpp"
 #include "tests/process_runner.hpp"
+#include "tests/sim/runtime_test_support.hpp"
 
 namespace h2d::sim {
 namespace {
@@ -194,12 +194,12 @@ TEST(SimFaultInjection, AStallHoldsTheCopy) {
 TEST(SimUplinks, GpusBehindOneSwitchShareItsUplink) {
   // The first two GPUs of the six-GPU fixture sit behind one switch; each is modelled at 1 GB/s
   // and their uplink at 1.5 GB/s: together each gets 0.75 GB/s (event time on each device).
-  SimMachine machine(
-      {{"H2D_SIM_TOPOLOGY", h2d::testing::source_dir() + "/tests/fixtures/six_gpu_gen3_two_switches.xml"},
-       {"H2D_SIM_DEVICES", "2"},
-       {"H2D_SIM_UPLINK_GBPS", "1.5"},
-       {"H2D_SIM_H2D_GBPS", "1"},
-       {"H2D_SIM_LATENCY_US", "0"}});
+  SimMachine machine({{"H2D_SIM_TOPOLOGY", h2d::testing::source_dir() +
+                                               "/tests/fixtures/six_gpu_gen3_two_switches.xml"},
+                      {"H2D_SIM_DEVICES", "2"},
+                      {"H2D_SIM_UPLINK_GBPS", "1.5"},
+                      {"H2D_SIM_H2D_GBPS", "1"},
+                      {"H2D_SIM_LATENCY_US", "0"}});
   char bus[32];
   ASSERT_EQ(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
   EXPECT_STREQ(bus, "0000:04:00.0");
