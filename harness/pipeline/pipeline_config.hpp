@@ -69,7 +69,8 @@ struct PipelineConfig {
   bool verifies(std::uint64_t batch) const { return batch % verify_every == 0; }
 };
 
-// Throws std::invalid_argument naming the first bad field.
+// Throws std::invalid_argument naming the first bad field. (decode=cpu images are filled in when
+// the case runs: with_decode_inputs.)
 void validate(const PipelineConfig& config);
 
 // Where things are in a batch buffer: the images, then the sample ids; on the device a third
