@@ -72,7 +72,7 @@ TEST(RunCommand, InterruptWritesTheReportOfWhatCompleted) {
   ASSERT_TRUE(in.good()) << "no report written: " << result.output;
   const nlohmann::json report = nlohmann::json::parse(in);
   const auto& skipped = report.at("h2dbench").at("skipped_cases");
-  ASSERT_EQ(skipped.size(), 5u) << report.dump(2);  // the quick host/pipeline cases
+  ASSERT_EQ(skipped.size(), 6u) << report.dump(2);  // the quick host/pipeline cases
   EXPECT_TRUE(
       contains(skipped[0].at("reason").get<std::string>(), "interrupted by SIGINT (Ctrl-C) after"))
       << report.dump(2);

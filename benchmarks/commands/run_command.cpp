@@ -19,6 +19,8 @@
 #include "harness/cuda/kernel_image.hpp"
 #include "harness/cuda/latch.hpp"
 #include "harness/cuda/latch_probe.hpp"
+#include "harness/decode/image_set_json.hpp"
+#include "harness/decode/run_images.hpp"
 #include "harness/pipeline/watchdog.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
@@ -100,6 +102,24 @@ void record_trace(RunTrace& trace, const std::string& path, const DeviceDiscover
   fmt::print("trace: {} (open it in https://ui.perfetto.dev or chrome://tracing)\n", path);
 }
 
+// The user's images: how many, and each file left out with its reason.
+void print_image_set(const ImageSet& set) {
+  fmt::print("h2dbench: --images: {} images from '{}', mean {:.0f} bytes", set.images.size(),
+             set.source, set.mean_compressed_bytes());
+  if (set.unread_files > 0) {
+    fmt::print(" ({} more .jpg/.jpeg files not read: at most {} are used)", set.unread_files,
+               kMaxImages);
+  }
+  fmt::print("\n");
+  for (const SkippedImage& skip : set.skipped) {
+    fmt::print("h2dbench: --images: skipped '{}': {}\n", skip.path, skip.reason);
+  }
+  if (set.skipped_count > set.skipped.size()) {
+    fmt::print("h2dbench: --images: {} more files skipped\n",
+               set.skipped_count - set.skipped.size());
+  }
+}
+
 int run_command(const std::vector<std::string>& args, const std::string& program) {
   RunContext context;
   context.options = parse_run_options(args, /*listing=*/false);
@@ -123,6 +143,10 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     set_watchdog_timeout(Watchdog::Seconds(*context.options.watchdog_s));
   }
 
+  if (context.options.images) {
+    set_image_dir(*context.options.images);  // a folder with no usable image: one line, exit 2
+    print_image_set(*used_image_set());
+  }
   run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
   require_kernel_images(plan.devices);  // a GPU this build has no code for: one line, exit 2
 
@@ -183,6 +207,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   report["h2dbench"] = context_to_json(context);
   report["h2dbench"]["run"]["profile"] = context.options.profile;
   add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
+  if (const auto images = used_image_set()) {
+    report["h2dbench"]["images"] = image_set_to_json(*images);
+  }
   if (trace) {
     record_trace(*trace, *context.options.trace, context.discovery, report);
   }
@@ -204,7 +231,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
-    "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--benchmark_*...]";
+    "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--images DIR] "
+    "[--benchmark_*...]";
 
 [[maybe_unused]] const bool registered = register_command({
     "run",

@@ -50,7 +50,8 @@ CommandSyntax run_syntax(bool listing) {
                                                  {"--pinned-limit", "a size such as 8GiB"},
                                                  {"--profile", ""},
                                                  {"--trace", "a file such as t.json"},
-                                                 {"--watchdog", "seconds, such as 30 or 2m"}});
+                                                 {"--watchdog", "seconds, such as 30 or 2m"},
+                                                 {"--images", "a folder of .jpg/.jpeg files"}});
   }
   return syntax;
 }
@@ -78,6 +79,9 @@ std::string run_options_help(bool listing) {
          "                                cases' claims against it; implies --profile\n"
          "  --watchdog SECONDS            stop a pipeline case when no batch completes for this "
          "long (default: 30)\n"
+         "  --images DIR                  the JPEGs the decode cases use (.jpg/.jpeg, "
+         "recursively;\n"
+         "                                default: generated 256x256 and 512x512 tiles)\n"
          "  --benchmark_*                 passed to Google Benchmark, e.g. "
          "--benchmark_repetitions=5\n"
          "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
@@ -120,6 +124,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
       throw UsageError(fmt::format("--watchdog: {}", error.what()));
     }
   }
+  options.images = parsed.get("--images");
   options.benchmark_flags = parsed.passthrough;
   check_benchmark_flags(options.benchmark_flags);
   options.benchmark_filter = benchmark_flag(options.benchmark_flags, "filter").value_or("");

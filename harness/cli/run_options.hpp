@@ -20,6 +20,7 @@ struct RunOptions {
   bool profile = false;                      // --profile: a few iterations per case, no repetitions
   std::optional<std::string> trace;          // --trace FILE: built-in timeline (implies --profile)
   std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
+  std::optional<std::string> images;         // --images DIR: the JPEGs the decode cases use
   std::vector<std::string> benchmark_flags;  // --benchmark_*, checked, passed to Google Benchmark
   std::string benchmark_filter;  // --benchmark_filter's value, applied when cases are selected
   bool all_cases = false;        // list --all: also the GPU cases where no GPU is usable

@@ -13,6 +13,7 @@
 #include "harness/core/bounded_queue.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/stop_signal.hpp"
+#include "harness/decode/tile_decoder.hpp"
 #include "harness/host/tile_sample.hpp"
 #include "harness/pipeline/batch_audit.hpp"
 #include "harness/pipeline/epoch_meter.hpp"
@@ -173,16 +174,21 @@ class EpochRun {
   SlotPool& feed_pool() { return config_.pin == PinMode::none ? *pageable_pool_ : *ring_pool_; }
   BoundedQueue<Ticket>& worker_output() { return collated_ ? *collated_ : ready_; }
 
-  // Produces batch `batch` into `slot`: samples, their ids, and (verified batches) checksums.
-  // False when cancelled.
-  bool produce_batch(std::byte* slot, Ticket& ticket, std::size_t stage) {
+  // Produces batch `batch` into `slot`: samples (decoded by `decoder` with decode=cpu, else
+  // synthesized), their ids, and (verified batches) checksums. False when cancelled.
+  bool produce_batch(std::byte* slot, Ticket& ticket, std::size_t stage, TileDecoder* decoder) {
     {
       NvtxRange range(NvtxCategory::collate, fmt::format("batch {}", ticket.batch),
                       layout_.host_bytes());
       for (std::size_t i = 0; i < layout_.batch_size; ++i) {
         const std::uint64_t id = ids_.of(ticket.batch, i);
-        if (!produce_tile(slot + i * layout_.sample_bytes, config_.seed, id, config_.channels,
-                          config_.tile, config_.sample_us, cancel_)) {
+        if (decoder != nullptr) {
+          decoder->produce(slot + i * layout_.sample_bytes, id);
+          if (cancel_.cancelled()) {
+            return false;
+          }
+        } else if (!produce_tile(slot + i * layout_.sample_bytes, config_.seed, id,
+                                 config_.channels, config_.tile, config_.sample_us, cancel_)) {
           return false;
         }
         std::memcpy(slot + layout_.ids_offset() + i * sizeof(id), &id, sizeof(id));
@@ -204,6 +210,10 @@ class EpochRun {
     const std::size_t stage = worker_stages_[index];
     SlotPool& pool = worker_pool();
     BoundedQueue<Ticket>& out = worker_output();
+    std::optional<TileDecoder> decoder;
+    if (config_.decode == DecodeMode::cpu) {
+      decoder.emplace(config_.images, config_.tile);
+    }
     while (!cancel_.cancelled()) {
       const std::uint64_t batch = next_batch_.fetch_add(1);
       if (batch >= config_.batches) {
@@ -219,7 +229,8 @@ class EpochRun {
       const Clock::time_point start = Clock::now();
       run_hook(PipelineStage::worker, batch);
       Ticket ticket{batch, *slot, config_.verifies(batch), {}};
-      if (cancel_.cancelled() || !produce_batch(worker_buffers()[*slot].data(), ticket, stage)) {
+      if (cancel_.cancelled() || !produce_batch(worker_buffers()[*slot].data(), ticket, stage,
+                                                decoder ? &*decoder : nullptr)) {
         break;
       }
       meter_.worker_busy(index, start, Clock::now());

@@ -6,9 +6,11 @@
 #include <exception>
 
 #include "harness/core/byte_size.hpp"
+#include "harness/core/case_skipped.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/decode/run_images.hpp"
 
 namespace h2d {
 namespace {
@@ -40,6 +42,8 @@ void throw_unless_clean(const EpochResult& epoch) {
 StageUtilization stage_utilization(const PipelineConfig& config, const EpochResult& epoch) {
   StageUtilization load;
   load.sync_copies = config.copy == CopyMode::sync;
+  load.decoding = config.decode == DecodeMode::cpu;
+  load.worker_count = config.workers;
   const double window = epoch.window_s;
   if (window > 0) {
     load.workers = epoch.worker_busy_s / (static_cast<double>(config.workers) * window);
@@ -66,8 +70,22 @@ void add_epoch(EpochResult& sum, const EpochResult& epoch) {
   sum.lost_batches += epoch.lost_batches;
 }
 
-void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
+PipelineConfig with_decode_inputs(const PipelineConfig& config) {
+  if (config.decode == DecodeMode::gpu) {
+    throw CaseSkipped(
+        "decode=gpu (JPEG bytes over the bus, decoded on the device with nvJPEG) is not in this "
+        "build: it needs nvJPEG (CUDA::nvjpeg), which h2dbench does not link yet");
+  }
+  PipelineConfig run = config;
+  if (run.decode == DecodeMode::cpu && !run.images) {
+    run.images = run_image_set();
+  }
+  return run;
+}
+
+void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bool host_only,
                        benchmark::State& state) {
+  const PipelineConfig config = with_decode_inputs(case_config);
   Pipeline pipeline(config, engine);
   EpochResult sum;
   for (auto _ : state) {
@@ -82,6 +100,9 @@ void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool ho
   const PipelineVerdict verdict = judge_pipeline(load);
   state.SetLabel((host_only ? "host stand-in, " : "") + verdict.reason);
   state.counters["bound_by"] = static_cast<double>(verdict.bound_by);
+  if (config.decode == DecodeMode::cpu) {
+    state.counters["workers_to_keep_up"] = static_cast<double>(verdict.workers_to_keep_up);
+  }
   state.counters["samples_per_s"] = static_cast<double>(sum.measured * config.batch_size) / window;
   state.counters["gpu_busy_pct"] = load.step * 100;
   state.counters["bus_busy_pct"] = load.bus * 100;

@@ -23,12 +23,17 @@ StageUtilization stage_utilization(const PipelineConfig& config, const EpochResu
 // Adds the measurements of `epoch` to `sum`.
 void add_epoch(EpochResult& sum, const EpochResult& epoch);
 
+// `config` ready to run: decode=cpu gets the run's image set (run_images) unless it has one;
+// decode=gpu throws CaseSkipped (nvJPEG is not in this build).
+PipelineConfig with_decode_inputs(const PipelineConfig& config);
+
 // Runs one pipeline case under Google Benchmark: each iteration is one epoch, timed over its
 // measured window (manual time). Writes samples_per_s, gpu_busy_pct, bus_busy_pct,
 // worker_busy_pct, pin_busy_pct, host_wait_ms_p50/p99, GB_per_s (bus rate while copying),
 // input_GB_per_s (what the loop moved per second), verified_batches, and the verdict: counter
 // bound_by (0 cpu workers, 1 bus, 2 gpu step) with the reason as the label. A stall throws
-// PipelineStalled, Ctrl-C RunInterrupted, wrong or lost data VerificationError.
+// PipelineStalled, Ctrl-C RunInterrupted, wrong or lost data VerificationError. With decode=cpu
+// also workers_to_keep_up (see PipelineVerdict).
 void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
                        benchmark::State& state);
 

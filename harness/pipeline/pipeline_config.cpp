@@ -27,6 +27,18 @@ std::string_view to_string(LoopKind kind) {
   return kind == LoopKind::train ? "train" : "predict";
 }
 
+std::string_view to_string(DecodeMode mode) {
+  switch (mode) {
+    case DecodeMode::none:
+      return "none";
+    case DecodeMode::cpu:
+      return "cpu";
+    case DecodeMode::gpu:
+      return "gpu";
+  }
+  return "unknown";
+}
+
 void validate(const PipelineConfig& config) {
   const auto require = [](bool ok, const char* what) {
     if (!ok) {
@@ -42,6 +54,8 @@ void validate(const PipelineConfig& config) {
   require(config.batches > config.warmup, "an epoch needs more batches than warm-up batches");
   require(config.verify_every >= 1, "verify_every must be at least 1");
   require(config.watchdog.count() > 0, "the watchdog timeout must be positive");
+  require(config.decode != DecodeMode::cpu || config.channels == 3,
+          "decode=cpu decodes RGB: channels must be 3");
 }
 
 std::string describe(const PipelineConfig& config) {
@@ -49,10 +63,11 @@ std::string describe(const PipelineConfig& config) {
       config.slots > 0 ? fmt::format(" slots={}", config.slots) : std::string();
   return fmt::format(
       "{} workers={} prefetch={} pin={} copy={} batch={} tile={}x{}x{} sample_us={} "
-      "compute_us={}{}",
+      "compute_us={}{}{}",
       to_string(config.loop), config.workers, config.prefetch, to_string(config.pin),
       to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,
-      config.sample_us, config.compute_us, slots);
+      config.sample_us, config.compute_us, slots,
+      config.decode == DecodeMode::none ? "" : fmt::format(" decode={}", to_string(config.decode)));
 }
 
 }  // namespace h2d

@@ -3,10 +3,13 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace h2d {
+
+struct ImageSet;
 
 // How batches reach page-locked memory before the copy (the choices data loaders offer).
 enum class PinMode {
@@ -20,12 +23,17 @@ enum class CopyMode {
   sync,   // the step waits for the copy (.to(device))
   async,  // the copy is queued on the copy stream and overlaps (.to(device, non_blocking=True))
 };
+// Where samples are decoded: `none` synthesizes them (sample_us of CPU time each), `cpu` decodes
+// real JPEGs with libjpeg-turbo in the workers, `gpu` ships the JPEG bytes and decodes them on the
+// device with nvJPEG (not in this build: those cases are skipped with the reason).
+enum class DecodeMode { none, cpu, gpu };
 // Train runs the step on the batch; predict also copies outputs back and checks them on the host.
 enum class LoopKind { train, predict };
 
 std::string_view to_string(PinMode mode);
 std::string_view to_string(CopyMode mode);
 std::string_view to_string(LoopKind kind);
+std::string_view to_string(DecodeMode mode);
 
 // Steps rotate through this many device batch buffers ("lanes"): the copy of the next batch
 // overlaps the step on the current one.
@@ -43,7 +51,9 @@ struct PipelineConfig {
   std::size_t batch_size = 32;
   std::size_t tile = 128;
   std::size_t channels = 3;
-  double sample_us = 100;        // CPU time a worker spends per sample (synthesis + normalization)
+  double sample_us = 100;  // CPU time a worker spends per sample (synthesis + normalization)
+  DecodeMode decode = DecodeMode::none;    // cpu: decode + crop + normalize instead of sample_us
+  std::shared_ptr<const ImageSet> images;  // what decode=cpu decodes (3 x tile x tile samples)
   double compute_us = 1000;      // the step's device time per batch (forward/backward stand-in)
   std::size_t batches = 64;      // per epoch
   std::size_t warmup = 4;        // first completions of an epoch, not measured
@@ -59,7 +69,8 @@ struct PipelineConfig {
   bool verifies(std::uint64_t batch) const { return batch % verify_every == 0; }
 };
 
-// Throws std::invalid_argument naming the first bad field.
+// Throws std::invalid_argument naming the first bad field. (decode=cpu images are filled in when
+// the case runs: with_decode_inputs.)
 void validate(const PipelineConfig& config);
 
 // Where things are in a batch buffer: the images, then the sample ids; on the device a third
@@ -81,7 +92,7 @@ struct BatchLayout {
 };
 
 // "train workers=4 prefetch=2 pin=pinned_ring copy=async batch=32 tile=3x128x128 sample_us=100
-// compute_us=1000": for logs and the soak.
+// compute_us=1000" (and " decode=cpu"): for logs and the soak.
 std::string describe(const PipelineConfig& config);
 
 }  // namespace h2d

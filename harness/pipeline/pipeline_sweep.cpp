@@ -46,6 +46,29 @@ void sweep_axis(std::vector<PipelineConfig>& configs, const PipelineConfig& base
   }
 }
 
+// Decode cases: the baseline with real JPEG decode in the workers (256x256 tiles, the generated
+// set's smaller size) by worker count, and (GPU families) the nvJPEG path.
+void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
+                      Preset preset, bool host_only) {
+  PipelineConfig decode = base;
+  decode.decode = DecodeMode::cpu;
+  decode.tile = kDecodeTile;
+  decode.sample_us = 0;
+  if (host_only) {
+    decode.batches = preset == Preset::quick ? 24 : 48;
+  }
+  const std::vector<std::size_t> workers = preset == Preset::quick
+                                               ? std::vector<std::size_t>{base.workers}
+                                           : host_only ? std::vector<std::size_t>{1, 2, 4}
+                                                       : std::vector<std::size_t>{1, 2, 4, 8};
+  sweep_axis<std::size_t>(configs, decode, workers,
+                          [](PipelineConfig& c, std::size_t v) { c.workers = v; });
+  if (!host_only) {
+    decode.decode = DecodeMode::gpu;
+    add_unique(configs, decode);
+  }
+}
+
 }  // namespace
 
 std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool host_only) {
@@ -72,6 +95,9 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
       quick.resize(2);
     }
     sweep_axis<PinCopy>(configs, base, quick, set_pin_copy);
+    if (loop == LoopKind::train) {
+      add_decode_cases(configs, base, preset, host_only);
+    }
     return configs;
   }
   const bool full = preset == Preset::full;
@@ -102,6 +128,7 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
                      : full    ? std::vector<double>{0, 20, 100, 200, 500, 1000}
                                : std::vector<double>{20, 100, 500},
                      [](PipelineConfig& c, double v) { c.sample_us = v; });
+  add_decode_cases(configs, base, preset, host_only);
   if (full && !host_only) {
     // How pinning and async copies pay off when the step is short and when it is long.
     for (double compute_us : {200.0, 5000.0}) {
@@ -126,19 +153,26 @@ std::string pipeline_case_name(const std::string& family, const PipelineConfig& 
       .add("batch", static_cast<long long>(config.batch_size))
       .add("compute_us", static_cast<long long>(config.compute_us))
       .add("sample_us", static_cast<long long>(config.sample_us));
+  if (config.decode != DecodeMode::none) {  // absent otherwise: older reports keep their names
+    name.add("decode", std::string(to_string(config.decode)));
+  }
   return name.str();
 }
 
 std::map<std::string, double> pipeline_params(const PipelineConfig& config) {
-  return {{"workers", static_cast<double>(config.workers)},
-          {"prefetch", static_cast<double>(config.prefetch)},
-          {"batch", static_cast<double>(config.batch_size)},
-          {"tile", static_cast<double>(config.tile)},
-          {"channels", static_cast<double>(config.channels)},
-          {"compute_us", config.compute_us},
-          {"sample_us", config.sample_us},
-          {"batches_per_epoch", static_cast<double>(config.batches)},
-          {"verify_every", static_cast<double>(config.verify_every)}};
+  std::map<std::string, double> params{{"workers", static_cast<double>(config.workers)},
+                                       {"prefetch", static_cast<double>(config.prefetch)},
+                                       {"batch", static_cast<double>(config.batch_size)},
+                                       {"tile", static_cast<double>(config.tile)},
+                                       {"channels", static_cast<double>(config.channels)},
+                                       {"compute_us", config.compute_us},
+                                       {"sample_us", config.sample_us},
+                                       {"batches_per_epoch", static_cast<double>(config.batches)},
+                                       {"verify_every", static_cast<double>(config.verify_every)}};
+  if (config.decode != DecodeMode::none) {
+    params["decode"] = static_cast<double>(config.decode);  // 1 cpu, 2 gpu
+  }
+  return params;
 }
 
 }  // namespace h2d

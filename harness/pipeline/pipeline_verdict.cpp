@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace h2d {
 namespace {
@@ -39,7 +40,9 @@ PipelineVerdict judge_pipeline(const StageUtilization& load) {
   double busiest = 0;
   if (cpu >= consumer) {
     verdict.bound_by = BoundBy::cpu_workers;
-    what = pin_busier ? "the pin thread" : "the CPU workers";
+    what = pin_busier      ? "the pin thread"
+           : load.decoding ? "decode in the CPU workers"
+                           : "the CPU workers";
     busiest = cpu;
   } else if (load.bus >= load.step) {
     verdict.bound_by = BoundBy::bus;
@@ -59,6 +62,13 @@ PipelineVerdict judge_pipeline(const StageUtilization& load) {
         "; copies are synchronous, so bus and step take turns ({:.0f}% together): async copies "
         "from pinned memory would overlap them",
         pct(consumer));
+  }
+  if (load.decoding && load.bus > 0 && load.worker_count > 0) {
+    const double needed = static_cast<double>(load.worker_count) * load.workers / load.bus;
+    verdict.workers_to_keep_up = static_cast<std::size_t>(std::max(1.0, std::ceil(needed - 1e-9)));
+    verdict.reason += fmt::format(
+        "; decode keeps up with the bus with {} worker{} at the measured rate ({} here)",
+        verdict.workers_to_keep_up, verdict.workers_to_keep_up == 1 ? "" : "s", load.worker_count);
   }
   if (std::max(busiest, consumer) < kSaturated) {
     verdict.reason +=

@@ -19,15 +19,22 @@ struct StageUtilization {
   double bus = 0;      // host-to-device copies in flight
   double step = 0;     // the step (compute) running
   bool sync_copies = false;
+  bool decoding = false;         // the workers decode JPEGs (decode=cpu): their work is decode
+  std::size_t worker_count = 0;  // for how many workers would keep up with the bus
 };
 
 struct PipelineVerdict {
   BoundBy bound_by = BoundBy::gpu_step;
   std::string reason;  // one line for the case's label
+  // decode=cpu: the workers that would decode as fast as the bus copies, each at its measured
+  // rate (W x worker busy / bus busy, rounded up); 0 when the bus was never busy or no decoding.
+  std::size_t workers_to_keep_up = 0;
 };
 
 // The busiest stage decides; the reason gives every stage's share, and says when synchronous
 // copies make bus and step take turns, or when no stage is saturated (the loop is latency-bound).
+// With decode=cpu the CPU stage is named "decode in the CPU workers" and the reason says how many
+// workers would keep up with the bus.
 PipelineVerdict judge_pipeline(const StageUtilization& load);
 
 }  // namespace h2d

@@ -1,0 +1,146 @@
+// host/decode: what decoding JPEG tiles with libjpeg-turbo costs a data loader's CPU (no GPU
+// needed): tiles/s and MB/s of decoded RGB pixels by host threads, by tile size, with the
+// accurate and the fast options. The images are the run's image set (--images DIR, else the
+// generated tiles); the decoded pixels are checked against a first, untimed decode.
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/batch/batch_counters.hpp"
+#include "harness/core/case_name.hpp"
+#include "harness/core/checksum.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/sample_series.hpp"
+#include "harness/core/stopwatch.hpp"
+#include "harness/core/verification.hpp"
+#include "harness/decode/run_images.hpp"
+#include "harness/decode/team_decode.hpp"
+#include "harness/suite/case_builder.hpp"
+#include "harness/suite/family.hpp"
+#include "harness/trace/nvtx.hpp"
+
+namespace h2d {
+namespace {
+
+// One group of images decoded per iteration: a tile size of the generated set, or the whole
+// folder (size 0x0).
+struct TileGroup {
+  std::size_t width = 0;
+  std::size_t height = 0;
+  std::string key() const { return width == 0 ? "folder" : fmt::format("{}x{}", width, height); }
+};
+
+std::vector<const JpegImage*> group_images(const ImageSet& set, const TileGroup& group) {
+  if (group.width != 0) {
+    return set.of_size(group.width, group.height);
+  }
+  std::vector<const JpegImage*> all;
+  for (const JpegImage& image : set.images) {
+    all.push_back(&image);
+  }
+  return all;
+}
+
+void run_decode_case(TileGroup group, DecodeSpeed speed, std::size_t threads,
+                     benchmark::State& state) {
+  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "image set and buffers");
+  const std::shared_ptr<const ImageSet> set = run_image_set();
+  const std::vector<const JpegImage*> images = group_images(*set, group);
+  if (images.empty()) {
+    throw std::runtime_error(fmt::format("the image set has no {} image", group.key()));
+  }
+  std::vector<std::vector<std::uint8_t>> decoded;
+  std::vector<std::uint8_t*> outputs;
+  double rgb_bytes = 0;
+  double jpeg_bytes = 0;
+  for (const JpegImage* image : images) {
+    decoded.emplace_back(image->header.rgb_bytes());  // zeroed: first touch outside timing
+    outputs.push_back(decoded.back().data());
+    rgb_bytes += static_cast<double>(image->header.rgb_bytes());
+    jpeg_bytes += static_cast<double>(image->bytes.size());
+  }
+  TeamDecode team(threads);
+  team.decode(images, outputs, speed);  // warm-up, and the reference the timed decodes must match
+  std::vector<std::uint64_t> reference;
+  for (const auto& pixels : decoded) {
+    reference.push_back(host_checksum(pixels.data(), pixels.size()));
+    std::memset(outputs[reference.size() - 1], 0, pixels.size());
+  }
+  setup.reset();
+
+  SampleSeries series;
+  double busy_s = 0;
+  std::size_t decodes = 0;
+  for (auto _ : state) {
+    NvtxRange range(NvtxCategory::compute, "decode on the CPU",
+                    static_cast<std::size_t>(rgb_bytes));
+    const Stopwatch watch;
+    busy_s += team.decode(images, outputs, speed);
+    const double seconds = watch.seconds();
+    state.SetIterationTime(seconds);
+    series.add("batch", seconds);
+    decodes += images.size();
+  }
+
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    verify_checksum(host_checksum(outputs[i], decoded[i].size()), reference[i],
+                    fmt::format("decoded pixels of {}", images[i]->name));
+  }
+  const double median = series.median("batch");
+  const auto count = static_cast<double>(images.size());
+  write_batch_counters(state, series, images.size());
+  state.counters["tiles_per_s"] = count / median;
+  state.counters["decoded_MB_per_s"] = rgb_bytes / median / 1e6;
+  state.counters["Mpixels_per_s"] = rgb_bytes / 3 / median / 1e6;
+  state.counters["jpeg_MB_per_s"] = jpeg_bytes / median / 1e6;
+  state.counters["decode_us_per_tile"] = busy_s / static_cast<double>(decodes) * 1e6;
+  state.counters["mean_jpeg_bytes"] = jpeg_bytes / count;
+  state.counters["tiles"] = count;
+}
+
+std::vector<TileGroup> tile_groups() {
+  const std::shared_ptr<const ImageSet> loaded = used_image_set();
+  if (loaded && !loaded->generated) {
+    return {TileGroup{}};
+  }
+  std::vector<TileGroup> groups;
+  for (std::size_t size : GeneratedTiles{}.sizes) {
+    groups.push_back({size, size});
+  }
+  return groups;
+}
+
+std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
+  std::vector<BenchmarkCase> cases;
+  for (const TileGroup& group : tile_groups()) {
+    for (DecodeSpeed speed : {DecodeSpeed::accurate, DecodeSpeed::fast}) {
+      for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
+        const std::string name = CaseName("host/decode")
+                                     .add("tiles", group.key())
+                                     .add("speed", std::string(to_string(speed)))
+                                     .add("threads", static_cast<long long>(threads))
+                                     .str();
+        cases.push_back(make_case(name,
+                                  {{"threads", static_cast<double>(threads)},
+                                   {"tile_width", static_cast<double>(group.width)},
+                                   {"tile_height", static_cast<double>(group.height)}},
+                                  run_decode_case, group, speed, threads));
+      }
+    }
+  }
+  return cases;
+}
+
+[[maybe_unused]] const bool registered = register_family({
+    "host/decode",
+    "JPEG decode with libjpeg-turbo by tile size, accurate vs fast options and threads (no GPU)",
+    /*needs_gpu=*/false,
+    decode_cases,
+});
+
+}  // namespace
+}  // namespace h2d
