@@ -3,9 +3,9 @@
 # described on its first line) to a scratch copy of the tree, one at a time, rebuilds it on the
 # simulated GPU and requires the sim test suite below to fail. A mutant that survives is a test
 # that is missing. The unmutated copy must pass first, or every mutant would look caught.
-#   bash scripts/ci/sim-mutants.sh [MUTANT...]   (names of tests/mutants/*.patch; default: all)
+#   bash scripts/checks/sim-mutants.sh [MUTANT...]   (names of tests/mutants/*.patch; default: all)
 # The scratch copy is build/mutants/src (ignored by git), built with the sim-coverage preset, the
-# one scripts/ci/sim.sh builds too: with ccache, the copy and the tree compile each object once.
+# one scripts/checks/sim-full.sh builds too: with ccache, the copy and the tree compile each object once.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 cd "$h2d_root"
