@@ -13,6 +13,7 @@
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
+#include "harness/cuda/gpu_backend.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
@@ -362,11 +363,15 @@ TEST(StagingFamilyGpu, QuickRunVerifiesEveryStrategy) {
   const nlohmann::json report = test::run_quick("^h2d/staging/", "staging");
   ASSERT_TRUE(report.contains("benchmarks"));
   EXPECT_TRUE(report["h2dbench"]["failed_cases"].empty()) << report["h2dbench"].dump();
+  // On the simulated GPU the pinned reference is host-timed on a machine whose cores also run the
+  // stream workers, so under load it can lose more than a real GPU's would.
+  const double most_vs_pinned = gpu_backend_is_simulated() ? 2.0 : 1.5;
   for (const auto& run : report["benchmarks"]) {
     EXPECT_FALSE(run.value("error_occurred", false)) << run.dump();
     const double vs_pinned = run.value("vs_pinned", 0.0);
     EXPECT_GT(vs_pinned, 0.0) << run["name"];
-    EXPECT_LT(vs_pinned, 1.5) << run["name"] << ": faster than a pinned copy is not believable";
+    EXPECT_LT(vs_pinned, most_vs_pinned)
+        << run["name"] << ": faster than a pinned copy is not believable";
   }
 }
 

@@ -12,6 +12,7 @@
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
+#include "harness/cuda/gpu_backend.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/latched_streams.hpp"
 #include "harness/cuda/scoped_device.hpp"
@@ -207,7 +208,10 @@ TEST(StreamsFamilyGpu, QuickRunOverlapsComputeWithSeveralStreamsOnly) {
   // One stream runs copy and compute back to back; four let the next chunk's copy run under the
   // current chunk's kernel: about half of the serial time hidden when both phases are equal.
   EXPECT_LT(counter(report, name("copy_compute", 1), "overlap_pct"), 15.0);
-  EXPECT_GT(counter(report, name("copy_compute", 4), "overlap_pct"), 25.0);
+  // The simulated GPU runs kernels on the host's cores, so on a loaded 2-core machine the compute
+  // phase stretches and less of it hides: a smaller, still non-zero, share there.
+  const double least_overlap = gpu_backend_is_simulated() ? 10.0 : 25.0;
+  EXPECT_GT(counter(report, name("copy_compute", 4), "overlap_pct"), least_overlap);
   EXPECT_GT(counter(report, name("copy", 4), "GB_per_s"), 1.0);
   if (discover_devices().devices.front().copy_engines >= 2) {
     EXPECT_GT(counter(report, name("copy_compute_d2h", 4), "overlap_pct"), 25.0);
