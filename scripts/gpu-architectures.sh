@@ -5,8 +5,8 @@
 
 # Prints the CUDA architecture list for CMake (e.g. "61", "86;90", "native"), or nothing when no
 # GPU can be seen (CMake's own default then). Stops (exit 2) with one line when nvcc cannot
-# build for a GPU here: CUDA 13 builds for sm_75 and newer only, CUDA 12.x before 12.8 and 11.8
-# for sm_90 and older.
+# build for a GPU here: CUDA 13 builds for sm_75 and newer only, CUDA 12.x for sm_50 and newer
+# (Kepler needs 11.8), CUDA 12.x before 12.8 and 11.8 for sm_90 and older.
 h2d_gpu_architectures() {
   if [ -n "${H2D_CUDA_ARCHITECTURES:-}" ]; then
     echo "$H2D_CUDA_ARCHITECTURES"  # the user's choice; nvcc judges it
@@ -30,6 +30,10 @@ h2d_gpu_architectures() {
       exit 2
     fi
     sm=${cap/./}
+    if [ "$major" -ge 12 ] && [ "$sm" -lt 50 ]; then
+      echo "h2dbench: this GPU (sm_$sm) needs CUDA 11.8; nvcc $release builds for sm_50 and newer: put CUDA 11.8's bin/ first on PATH" >&2
+      exit 2
+    fi
     if [ "$major" -ge 13 ] && [ "$sm" -lt 75 ]; then
       echo "h2dbench: this GPU (sm_$sm) needs CUDA 12.x (11.8 is the oldest supported); nvcc $release builds for sm_75 and newer: put a 12.x toolkit's bin/ first on PATH" >&2
       exit 2

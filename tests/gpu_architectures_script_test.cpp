@@ -88,6 +88,19 @@ TEST(GpuArchitecturesScript, StopsWithOneLineWhenCuda13MeetsAGpuOlderThanSm75) {
   EXPECT_EQ(architectures("13.0", &gpus).output, "[75]\n");
 }
 
+TEST(GpuArchitecturesScript, AKeplerGpuNeedsCuda118) {
+  Gpus gpus;
+  gpus.compute_caps = "3.7\\n";
+  for (const char* release : {"13.0", "12.4"}) {
+    const auto run = architectures(release, &gpus);
+    EXPECT_EQ(run.exit_code, 2) << release << ": " << run.output;
+    EXPECT_EQ(run.output, "h2dbench: this GPU (sm_37) needs CUDA 11.8; nvcc " +
+                              std::string(release) +
+                              " builds for sm_50 and newer: put CUDA 11.8's bin/ first on PATH\n");
+  }
+  EXPECT_EQ(architectures("11.8", &gpus).output, "[37]\n");
+}
+
 TEST(GpuArchitecturesScript, StopsWhenTheToolkitIsOlderThanAGpu) {
   Gpus gpus;
   gpus.compute_caps = "10.0\\n";

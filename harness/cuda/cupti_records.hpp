@@ -3,7 +3,7 @@
 // The CUPTI activity record structs this toolkit delivers, named once for CUDA 11.8, 12.x and
 // 13.x: the table is harness/trace/cupti_record_versions.hpp; here each struct is declared only
 // for the toolkits whose cupti_activity.h defines it, so a table entry that names a struct the
-// toolkit lacks fails to compile (scripts/checks/old-toolkits.sh builds with 11.8 and 12.4).
+// toolkit lacks fails to compile (scripts/ci/old-toolkits.sh builds with 11.8 and 12.4).
 
 #include <cuda.h>
 #include <cupti.h>
