@@ -12,8 +12,7 @@ namespace {
 constexpr const char* kGrammar =
     "rules are TARGET#N=cudaErrorName, corrupt=TARGET#N or stall=TARGET#N:DURATION separated by "
     "commas; TARGET is a cuda* runtime function or kernel:NAME, N >= 1 (#N+: the Nth call and "
-    "every "
-    "later one), DURATION like 5s or 250ms";
+    "every later one), DURATION like 5s or 250ms";
 
 // The copies whose landing bytes a corrupt rule can flip, and which a stall rule can hold.
 constexpr std::array<std::string_view, 5> kCopyFunctions = {
