@@ -28,10 +28,10 @@ class JsonLimitError : public std::runtime_error {
   std::size_t byte_;
 };
 
-// Parses `text` within `limits`. Nesting and string lengths are checked while parsing, so a
-// refused document is never built whole; numbers beyond double's range (1e400) are refused
-// rather than thrown as nlohmann's out_of_range. Throws JsonLimitError for those, and
-// nlohmann::json::parse_error for text that is not JSON.
+// Parses `text` within `limits`, in time linear in its size. Nesting and string lengths are
+// checked while parsing, so a refused document is never built whole; numbers beyond double's
+// range (1e400) are refused rather than thrown as nlohmann's out_of_range. Throws JsonLimitError
+// for those, and nlohmann::json::parse_error for text that is not JSON.
 nlohmann::json parse_bounded_json(const std::string& text, const JsonLimits& limits);
 
 }  // namespace h2d
