@@ -101,7 +101,9 @@ cat "$work/plots.txt" >>"$work/failures.txt"
 timing="$((SECONDS - started)) s: build $((built - started)) s, seed and corpus"
 timing+=" $((seeded - built)) s, runs $((SECONDS - seeded)) s"
 if [ -s "$work/failures.txt" ]; then
+  trap - EXIT  # the seed and the variants stay, to reproduce the failures
   head -40 "$work/failures.txt" >&2
+  echo "fuzz-reports.sh: the seed and the variants are in $work (seed.json, corpus/)" >&2
   echo "fuzz-reports.sh: $(wc -l <"$work/failures.txt") failures over $variants variants (seed $seed, $timing)" >&2
   exit 1
 fi
