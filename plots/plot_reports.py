@@ -40,7 +40,7 @@ def build_figures(reports):
                 fig.tight_layout()
         except Skip as why:
             notes.append(f"skipped {name}: {why}")
-        except _LAYOUT_ERRORS as error:
+        except _layout_errors() as error:
             notes.append(f"skipped {name}: {_layout_failure(error)}")
         else:
             figures[name] = fig
@@ -52,8 +52,12 @@ def build_figures(reports):
 
 # Values matplotlib cannot lay out (a hand-edited 1e308 GB/s; degenerate axes, where numpy finds
 # a singular matrix) raise from deep inside it: they become a note naming the figure, not a
-# traceback. LinAlgError is a ValueError; ArithmeticError covers overflow and division by zero.
-_LAYOUT_ERRORS = (ValueError, IndexError, ArithmeticError, TypeError, KeyError)
+# traceback. numpy's LinAlgError is no ValueError (it derives from Exception); ArithmeticError
+# covers overflow and division by zero. numpy comes with matplotlib, imported once main has
+# checked that matplotlib is there.
+def _layout_errors():
+    from numpy.linalg import LinAlgError
+    return (ValueError, IndexError, ArithmeticError, TypeError, KeyError, LinAlgError)
 
 
 def _layout_failure(error):
@@ -73,7 +77,7 @@ def _save(fig, name, out_dir, formats):
                 fig.savefig(path, dpi=120)
         except OSError as error:
             raise ReportError(f"-o '{out_dir}': cannot write {path}: {error.strerror}") from None
-        except _LAYOUT_ERRORS as error:
+        except _layout_errors() as error:
             for written in paths + [path]:
                 if os.path.exists(written):
                     os.remove(written)

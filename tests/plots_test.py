@@ -297,6 +297,17 @@ class BuiltReports(unittest.TestCase):
             entry["time_unit"] = ["us"]
         self.assertIn("wrote", self.assert_drawn_with_notes(odd, "odd_unit"))
 
+    def test_a_singular_axis_is_a_note(self):
+        # numpy's LinAlgError is no ValueError: a pinned case at bytes=-1.7e308 and 0 GB/s made
+        # an axis singular, and it ended as an "internal error" (scripts/ci/fuzz-reports.sh).
+        doc = gpu_machine("singular", 25.0, with_link_pct=True)
+        for entry in doc["benchmarks"]:
+            if "kind=pinned" in entry["name"]:
+                entry.update({"GB_per_s": 0, "bytes": -1.7e308, "real_time": -1.7e308})
+        output = self.assert_drawn_with_notes(doc, "singular")
+        self.assertIn("matplotlib could not draw it (LinAlgError: Singular matrix)", output)
+        self.assertIn("wrote", output)
+
     def test_reports_beyond_the_limits_are_one_line_errors(self):
         out = os.path.join(self.tmp.name, "limits_out")
         big = os.path.join(self.tmp.name, "big_number.json")

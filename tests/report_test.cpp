@@ -3,8 +3,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "harness/core/usage_error.hpp"
+#include "harness/cuda/gpu_backend.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/suite/context.hpp"
 #include "tests/process_runner.hpp"
@@ -131,12 +133,14 @@ TEST(Context, FileSafeNamesAndDefaultReportPath) {
   EXPECT_EQ(file_safe("NVIDIA H200"), "nvidia-h200");
   EXPECT_EQ(file_safe("GeForce GTX 1080 Ti"), "geforce-gtx-1080-ti");
   EXPECT_EQ(file_safe("--"), "unknown");
+  // simulated-results/ in the sim backend (the asan preset runs this test there).
+  const std::string folder = std::string(default_report_folder()) + "/";
   EXPECT_EQ(default_report_path("Node-7", {}, "20261202T101500Z"),
-            "results/node-7_nogpu_20261202T101500Z.json");
+            folder + "node-7_nogpu_20261202T101500Z.json");
   DeviceInfo gpu;
   gpu.name = "NVIDIA H200";
-  EXPECT_EQ(default_report_path("n", {gpu}, "T"), "results/n_nvidia-h200_T.json");
-  EXPECT_EQ(default_report_path("n", {gpu, gpu}, "T"), "results/n_2x-nvidia-h200_T.json");
+  EXPECT_EQ(default_report_path("n", {gpu}, "T"), folder + "n_nvidia-h200_T.json");
+  EXPECT_EQ(default_report_path("n", {gpu, gpu}, "T"), folder + "n_2x-nvidia-h200_T.json");
   EXPECT_EQ(utc_timestamp_compact().size(), 16u);
 }
 

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 
 #include "sim/runtime/sim_topology.hpp"
 
@@ -73,6 +75,17 @@ std::atomic<Runtime*>& current_runtime() {
   return instance;
 }
 
+// A runtime is never destroyed: the stream threads of one that tests have replaced may still be
+// finishing. Each is listed here, reachable to the end of the process (LeakSanitizer reported
+// every replaced one as a leak when only the atomic above pointed at the newest).
+Runtime* make_runtime() {
+  static std::mutex lock;
+  static auto* const made = new std::vector<Runtime*>;
+  const std::lock_guard<std::mutex> guard(lock);
+  made->push_back(new Runtime(config_from_environment()));
+  return made->back();
+}
+
 thread_local int thread_current_device = 0;
 
 }  // namespace
@@ -135,7 +148,7 @@ Runtime& runtime() {
   }
   // The first call builds it; a racing second one waits here (static initialization is locked).
   static Runtime* const first = [] {
-    auto* made = new Runtime(config_from_environment());
+    Runtime* const made = make_runtime();
     current_runtime().store(made, std::memory_order_release);
     return made;
   }();
@@ -154,7 +167,7 @@ void set_current_device_ordinal(int ordinal) {
 namespace testing {
 void reconfigure_from_environment() {
   runtime();  // the first one exists, so the static above never runs after this
-  current_runtime().store(new Runtime(config_from_environment()), std::memory_order_release);
+  current_runtime().store(make_runtime(), std::memory_order_release);
   set_current_device_ordinal(0);
 }
 }  // namespace testing
