@@ -1,0 +1,40 @@
+// A pinned slot goes back to the loader only once the copy that reads it has landed. With one
+// slot on a slow modelled link the loader (no CPU work per sample) is ready with the next batch
+// long before the copy ends, so a slot handed back early is refilled while its copy still reads
+// it, and the batch arrives holding the next one's bytes (the planted bug
+// tests/mutants/slot-refilled-before-its-copy.patch). With the default ring of several slots
+// the free list hands out slots whose copies ended long ago, which hides the bug.
+// Sim-only: it needs a link slow enough to hold each copy for milliseconds.
+
+#include <gtest/gtest.h>
+
+#include "harness/pipeline/gpu/gpu_step_engine.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
+#include "tests/pipeline_test_support.hpp"
+#include "tests/sim/runtime_test_support.hpp"
+
+namespace h2d {
+namespace {
+
+TEST(GpuPipelineSlowLink, ASlotIsRefilledOnlyAfterItsCopyLanded) {
+  // 8 samples of a 128-pixel tile per batch: each copy holds its slot for milliseconds at 0.2 GB/s.
+  const sim::SimMachine machine({{"H2D_SIM_DEVICES", "1"}, {"H2D_SIM_H2D_GBPS", "0.2"}});
+  for (PinMode pin : {PinMode::pin_thread, PinMode::pinned_ring}) {
+    PipelineConfig config = testing::test_pipeline_config(pin, CopyMode::async, LoopKind::train,
+                                                          /*batch_size=*/8, /*tile=*/128,
+                                                          /*compute_us=*/100);
+    config.batches = 12;
+    config.slots = 1;
+    SCOPED_TRACE(describe(config));
+    GpuStepEngine engine(0, config);
+    Pipeline pipeline(config, engine);
+    const EpochResult result = pipeline.run_epoch();
+    EXPECT_EQ(result.end, EpochEnd::completed) << testing::describe_result(result);
+    EXPECT_EQ(result.verified, config.batches);
+    EXPECT_EQ(result.checksum_failures, 0u) << testing::describe_result(result);
+  }
+}
+
+}  // namespace
+}  // namespace h2d
