@@ -35,10 +35,12 @@ h2d_preset() {
 
 # Rebuilds are cheap with ccache where it is installed: the compiler runs only for what changed.
 # CCACHE_BASEDIR makes the cache independent of where the checkout lives (paths become relative),
-# so a fresh clone reuses what another clone on the same machine compiled.
+# and CCACHE_NOHASHDIR keeps the build folder out of the key of objects with debug info (the
+# sanitizer presets), so a fresh clone reuses what another clone on the same machine compiled.
+# (Their debug info then names the folder of the clone that compiled them first.)
 if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$h2d_root}"
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$h2d_root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 fi
 
 # Configures and builds, saying what it does: the first configure checks the CUDA compiler and
