@@ -148,12 +148,12 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state) {
     auto* into = c.route == Route::cpu_float32 ? decoded.data()
                                                : reinterpret_cast<std::uint8_t*>(staging.data());
     host_outputs.push_back(into + i * sample_bytes);
-    const JpegImage& image = *images[i];
-    jpeg_offsets.push_back(jpeg_at);
-    jpegs.push_back(
-        {jpeg_staging + jpeg_at, image.bytes.size(), image.header.width, image.header.height});
-    jpeg_at += image.bytes.size();
-    if (c.route != Route::cpu_float32) {
+    if (c.route == Route::jpeg) {
+      const JpegImage& image = *images[i];
+      jpeg_offsets.push_back(jpeg_at);
+      jpegs.push_back(
+          {jpeg_staging + jpeg_at, image.bytes.size(), image.header.width, image.header.height});
+      jpeg_at += image.bytes.size();
       device_outputs.push_back(device_pixels.data() + i * sample_bytes);
     }
   }
