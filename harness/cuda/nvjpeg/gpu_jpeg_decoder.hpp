@@ -12,8 +12,9 @@ namespace h2d {
 
 // nvJPEG's decode backends (nvjpegBackend_t): `hybrid` Huffman-decodes on the CPU and does the
 // IDCT and colour conversion on the GPU (what DALI's "mixed" decoder does for small images);
-// `gpu_hybrid` Huffman-decodes on the GPU too; `hardware` is the JPEG engine of A100, H100 and
-// H200 (and a few others), absent elsewhere.
+// `gpu_hybrid` Huffman-decodes on the GPU too, but (nvjpeg.h) only in batches of more than 50
+// baseline, interleaved images: smaller batches decode as `hybrid`; `hardware` is the JPEG engine
+// of A100, H100 and H200 (and a few others), absent elsewhere.
 enum class JpegBackend { hybrid, gpu_hybrid, hardware };
 
 constexpr std::string_view to_string(JpegBackend backend) {
