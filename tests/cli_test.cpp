@@ -113,7 +113,8 @@ TEST(Cli, ListShowsHostCasesAndSaysWhyGpuFamiliesAreMissing) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("host/memcpy/threads=1/bytes=1MiB"), std::string::npos);
   if (!discover_devices().usable()) {
-    EXPECT_NE(result.output.find("# not listed: h2d/batch, h2d/memory, "), std::string::npos)
+    EXPECT_NE(result.output.find("# not listed: h2d/batch, h2d/decode, h2d/memory, "),
+              std::string::npos)
         << result.output;
   } else {
     EXPECT_NE(result.output.find("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB"),

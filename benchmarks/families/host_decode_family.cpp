@@ -19,31 +19,13 @@
 #include "harness/core/verification.hpp"
 #include "harness/decode/run_images.hpp"
 #include "harness/decode/team_decode.hpp"
+#include "harness/decode/tile_group.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
 namespace {
-
-// One group of images decoded per iteration: a tile size of the generated set, or the whole
-// folder (size 0x0).
-struct TileGroup {
-  std::size_t width = 0;
-  std::size_t height = 0;
-  std::string key() const { return width == 0 ? "folder" : fmt::format("{}x{}", width, height); }
-};
-
-std::vector<const JpegImage*> group_images(const ImageSet& set, const TileGroup& group) {
-  if (group.width != 0) {
-    return set.of_size(group.width, group.height);
-  }
-  std::vector<const JpegImage*> all;
-  for (const JpegImage& image : set.images) {
-    all.push_back(&image);
-  }
-  return all;
-}
 
 void run_decode_case(TileGroup group, DecodeSpeed speed, std::size_t threads,
                      benchmark::State& state) {
@@ -100,18 +82,6 @@ void run_decode_case(TileGroup group, DecodeSpeed speed, std::size_t threads,
   state.counters["decode_us_per_tile"] = busy_s / static_cast<double>(decodes) * 1e6;
   state.counters["mean_jpeg_bytes"] = jpeg_bytes / count;
   state.counters["tiles"] = count;
-}
-
-std::vector<TileGroup> tile_groups() {
-  const std::shared_ptr<const ImageSet> loaded = used_image_set();
-  if (loaded && !loaded->generated) {
-    return {TileGroup{}};
-  }
-  std::vector<TileGroup> groups;
-  for (std::size_t size : GeneratedTiles{}.sizes) {
-    groups.push_back({size, size});
-  }
-  return groups;
 }
 
 std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {

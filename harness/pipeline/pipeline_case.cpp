@@ -73,8 +73,8 @@ void add_epoch(EpochResult& sum, const EpochResult& epoch) {
 PipelineConfig with_decode_inputs(const PipelineConfig& config) {
   if (config.decode == DecodeMode::gpu) {
     throw CaseSkipped(
-        "decode=gpu (JPEG bytes over the bus, decoded on the device with nvJPEG) is not in this "
-        "build: it needs nvJPEG (CUDA::nvjpeg), which h2dbench does not link yet");
+        "decode=gpu (JPEG bytes over the bus, decoded on the device with nvJPEG) is not in the "
+        "loader pipeline yet; h2d/decode measures nvJPEG's batched decode on its own");
   }
   PipelineConfig run = config;
   if (run.decode == DecodeMode::cpu && !run.images) {

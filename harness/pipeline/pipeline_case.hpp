@@ -24,7 +24,7 @@ StageUtilization stage_utilization(const PipelineConfig& config, const EpochResu
 void add_epoch(EpochResult& sum, const EpochResult& epoch);
 
 // `config` ready to run: decode=cpu gets the run's image set (run_images) unless it has one;
-// decode=gpu throws CaseSkipped (nvJPEG is not in this build).
+// decode=gpu throws CaseSkipped (the loader pipeline does not decode with nvJPEG yet).
 PipelineConfig with_decode_inputs(const PipelineConfig& config);
 
 // Runs one pipeline case under Google Benchmark: each iteration is one epoch, timed over its

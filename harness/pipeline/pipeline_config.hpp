@@ -25,7 +25,7 @@ enum class CopyMode {
 };
 // Where samples are decoded: `none` synthesizes them (sample_us of CPU time each), `cpu` decodes
 // real JPEGs with libjpeg-turbo in the workers, `gpu` ships the JPEG bytes and decodes them on the
-// device with nvJPEG (not in this build: those cases are skipped with the reason).
+// device with nvJPEG (not in the pipeline yet: those cases are skipped with the reason).
 enum class DecodeMode { none, cpu, gpu };
 // Train runs the step on the batch; predict also copies outputs back and checks them on the host.
 enum class LoopKind { train, predict };

@@ -20,10 +20,11 @@ struct TableEntry {
   std::string_view prefix;
   std::string_view metric;
 };
-constexpr std::array<TableEntry, 7> kTable{{
+constexpr std::array<TableEntry, 8> kTable{{
     {"pipeline/", "samples_per_s"},
     {"host/pipeline/", "samples_per_s"},
     {"host/decode/", "tiles_per_s"},
+    {"h2d/decode/", "samples_per_s"},
     {"h2d/", "GB_per_s"},
     {"d2h/", "GB_per_s"},
     {"host/", "GB_per_s"},
