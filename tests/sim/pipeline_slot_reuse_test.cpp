@@ -18,13 +18,15 @@ namespace h2d {
 namespace {
 
 TEST(GpuPipelineSlowLink, ASlotIsRefilledOnlyAfterItsCopyLanded) {
-  // 8 samples of a 128-pixel tile per batch: each copy holds its slot for milliseconds at 0.2 GB/s.
+  // 8 samples of a 64-pixel tile per batch (98 KiB): each copy holds its slot for half a
+  // millisecond at 0.2 GB/s, while the loader refills a slot in microseconds. Small, so that
+  // scripts/ci/tsan.sh can run it under ThreadSanitizer too.
   const sim::SimMachine machine({{"H2D_SIM_DEVICES", "1"}, {"H2D_SIM_H2D_GBPS", "0.2"}});
   for (PinMode pin : {PinMode::pin_thread, PinMode::pinned_ring}) {
     PipelineConfig config = testing::test_pipeline_config(pin, CopyMode::async, LoopKind::train,
-                                                          /*batch_size=*/8, /*tile=*/128,
-                                                          /*compute_us=*/100);
-    config.batches = 12;
+                                                          /*batch_size=*/8, /*tile=*/64,
+                                                          /*compute_us=*/10);
+    config.batches = 6;
     config.slots = 1;
     SCOPED_TRACE(describe(config));
     GpuStepEngine engine(0, config);
