@@ -76,7 +76,13 @@ for row in "${matrix[@]}"; do
   root=$(scripts/install-old-cuda "$version")
   build=build/cuda-$version
   echo "=== CUDA $version, sm ${archs//;/ sm }, $cxx: $("$root/bin/nvcc" --version | tail -1)"
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev \
+  # Debian's old toolkits carry nvjpeg.h without libnvjpeg: a compile-only check still compiles
+  # the nvJPEG layer against that toolkit's header (the library is named but never linked).
+  nvjpeg=()
+  if ! $full && [ -f "$root/include/nvjpeg.h" ]; then
+    nvjpeg=(-DH2D_NVJPEG_INCLUDE_DIR="$root/include" -DH2D_NVJPEG_LIBRARY="$root/lib/libnvjpeg.so")
+  fi
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -Wno-dev "${nvjpeg[@]}" \
     -DCMAKE_CUDA_COMPILER="$root/bin/nvcc" -DCUDAToolkit_ROOT="$root" \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CUDA_HOST_COMPILER="$cxx" \
     -DH2D_CUDA_ARCHITECTURES="$archs" -DH2D_WERROR=ON \
