@@ -13,16 +13,21 @@ namespace h2d_sim_test {
 
 #define H2D_SIM_EXPECT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call
 
-// Device memory holding `count` values of T, zeroed.
+// Device memory holding `count` values of T, zeroed, its contents in place on return: cudaMemset
+// and a pageable cudaMemcpy may return before their work lands ("API synchronization behavior"),
+// and a kernel on a non-blocking stream does not wait for the legacy stream they ran on, so each
+// constructor synchronizes the legacy stream (not the device: a latch may hold another stream).
 template <typename T>
 class DeviceArray {
  public:
   explicit DeviceArray(std::size_t count) : count_(count) {
     EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()), cudaSuccess);
     EXPECT_EQ(cudaMemset(data_, 0, bytes()), cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   }
   explicit DeviceArray(const std::vector<T>& values) : DeviceArray(values.size()) {
     EXPECT_EQ(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
