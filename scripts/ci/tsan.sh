@@ -37,14 +37,17 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 
-# Canary: a pipeline that refills slots without waiting for their copies races on purpose, and
-# TSan must say so; otherwise the clean run above proves nothing.
-canary=0
-H2D_TSAN_CANARY=1 build/tsan/h2d_tests --gtest_filter=HostPipeline.IgnoringSlotFencesIsCaught \
-  >"$log" 2>&1 || canary=$?
-if [ "$canary" -eq 0 ] || ! grep -q "WARNING: ThreadSanitizer: data race" "$log"; then
-  cat "$log" >&2
-  echo "tsan.sh: ThreadSanitizer missed the deliberate slot-reuse race: is it active?" >&2
-  exit 1
-fi
-echo "tsan.sh: pipeline tests clean under ThreadSanitizer (and it caught the canary race)"
+# Canaries: races made on purpose, which TSan must report, or the clean run above proves nothing:
+# a host pipeline that refills slots without waiting for their copies, and (GPU side) a host
+# thread rewriting a pinned buffer while a simulated stream worker still copies from it.
+for canary_test in HostPipeline.IgnoringSlotFencesIsCaught \
+  SimStreams.APinnedSourceRewrittenBeforeTheCopyEndsIsWhatLands; do
+  canary=0
+  H2D_TSAN_CANARY=1 build/tsan/h2d_tests --gtest_filter="$canary_test" >"$log" 2>&1 || canary=$?
+  if [ "$canary" -eq 0 ] || ! grep -q "WARNING: ThreadSanitizer: data race" "$log"; then
+    cat "$log" >&2
+    echo "tsan.sh: ThreadSanitizer missed the deliberate race of $canary_test: is it active?" >&2
+    exit 1
+  fi
+done
+echo "tsan.sh: pipeline tests clean under ThreadSanitizer (and it caught both canary races)"

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -44,6 +45,33 @@ TEST(SimStreams, BytesLandAtTheModelledEndNotBefore) {
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(static_cast<unsigned char*>(device)[8 * kMiB - 1], 7);
   EXPECT_EQ(cudaStreamQuery(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(host), cudaSuccess);
+}
+
+// The copy reads its pinned source as it goes (here: when it lands), so a loader that refills a
+// slot before the copy's event ends sends the refill, not the batch it meant. A host thread racing
+// a stream worker on a buffer: under TSan it runs only as scripts/ci/tsan.sh's GPU-side canary,
+// which must see TSan report it (the clean GPU pipeline run there proves nothing otherwise).
+TEST(SimStreams, APinnedSourceRewrittenBeforeTheCopyEndsIsWhatLands) {
+#if defined(__SANITIZE_THREAD__)
+  if (std::getenv("H2D_TSAN_CANARY") == nullptr) {
+    GTEST_SKIP() << "a deliberate data race; run by scripts/ci/tsan.sh as its canary";
+  }
+#endif
+  SimMachine machine({{"H2D_SIM_H2D_GBPS", "1"}});
+  void* device = nullptr;
+  void* host = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, 8 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&host, 8 * kMiB), cudaSuccess);
+  std::memset(host, 7, 8 * kMiB);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(device, host, 8 * kMiB, cudaMemcpyHostToDevice, stream), cudaSuccess);
+  std::memset(host, 9, 8 * kMiB);  // the refill, ~8 ms before the copy ends
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(static_cast<unsigned char*>(device)[8 * kMiB - 1], 9);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   EXPECT_EQ(cudaFree(device), cudaSuccess);
   EXPECT_EQ(cudaFreeHost(host), cudaSuccess);
