@@ -102,14 +102,14 @@ print(f"sim.sh: {len(entries)} entries, families {', '.join(sorted(ran))}")
 PY
 }
 gpu_families=(h2d/memory h2d/streams h2d/staging h2d/pin_cost h2d/zero_copy h2d/batch
-  h2d/preprocess pipeline/train pipeline/predict)
+  h2d/preprocess h2d/decode pipeline/train pipeline/predict)
 # The sim runs kernels thread by thread on the CPU: a batch of 16 samples, checksummed member by
 # member, costs seconds, so h2d/batch runs at batch=1 here (batch=16 runs in SimMeasurementGpu).
 # On 4 GPUs only the multi-GPU families: the others run the same code on each GPU.
 step "run --preset quick of the GPU families on 1 simulated GPU"
-H2D_SIM_DEVICES=1 H2D_SIM_H2D_GBPS=4 quick_run quick1 \
-  '^h2d/batch/.*/batch=1$|^(h2d/(memory|streams|staging|pin_cost|zero_copy|preprocess)|pipeline)/' \
-  "${gpu_families[@]}"
+quick_filter='^h2d/batch/.*/batch=1$'
+quick_filter+='|^(h2d/(memory|streams|staging|pin_cost|zero_copy|preprocess|decode)|pipeline)/'
+H2D_SIM_DEVICES=1 H2D_SIM_H2D_GBPS=4 quick_run quick1 "$quick_filter" "${gpu_families[@]}"
 step "run --preset quick of the multi-GPU families on 4 simulated GPUs"
 H2D_SIM_DEVICES=4 H2D_SIM_TOPOLOGY=tests/fixtures/four_gpu_two_uplinks.xml \
   HWLOC_XMLFILE=tests/fixtures/four_gpu_two_uplinks.xml \
