@@ -136,6 +136,17 @@ TEST(DecodeStage, GpuDecodeGetsTheImagesOrSkipsWhenNoneIsATile) {
   EXPECT_NE(with_decode_inputs(config).images, nullptr);
 }
 
+TEST(DecodeStage, TheHostStandInSkipsGpuDecodeForWantOfADevice) {
+  PipelineConfig config;
+  config.decode = DecodeMode::gpu;
+  try {
+    HostStepEngine engine(config);
+    FAIL() << "the host stand-in took a decode=gpu case";
+  } catch (const CaseSkipped& skipped) {
+    EXPECT_TRUE(contains(skipped.what(), "no device")) << skipped.what();
+  }
+}
+
 TEST(DecodeStage, SweepsAddDecodeCasesAndKeepTheOtherNames) {
   bool host_cpu = false;
   for (const PipelineConfig& config : pipeline_sweep(Preset::quick, LoopKind::train, true)) {

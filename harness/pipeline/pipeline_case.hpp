@@ -36,7 +36,7 @@ PipelineConfig with_decode_inputs(const PipelineConfig& config);
 // PipelineStalled, Ctrl-C RunInterrupted, wrong or lost data VerificationError. With decode=cpu
 // also workers_to_keep_up (see PipelineVerdict); with decode=gpu the label starts "decode on the
 // GPU (nvJPEG ...)", GB_per_s and bus_bytes_per_sample count the JPEG bytes and ids that crossed,
-// and the bus share is their copy and decode together. host_only skips decode=gpu (no device).
+// and the bus share is their copy and decode together.
 void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
                        benchmark::State& state);
 
