@@ -24,7 +24,7 @@ struct StageUtilization {
   // decode=gpu: what decodes on the device ("nvJPEG hybrid"). The bus share is then the JPEG
   // bytes' copy and their decode together (nvJPEG copies and decodes in one call), the step share
   // includes the GPU normalize, and the workers only pack bytes.
-  std::string gpu_decoder;
+  std::string gpu_decoder{};
 };
 
 struct PipelineVerdict {
