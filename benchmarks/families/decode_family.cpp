@@ -249,10 +249,9 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state) {
       verify_checksum(device_checksum(device_pixels.data(), pixel_bytes, stream),
                       *gpu_pixels_checksum, "pixels nvJPEG decoded on the device");
       gpu_pixels = copy_to_host(device_pixels, pixel_bytes);
-      level_difference =
-          compare_levels(gpu_pixels.data(), reference.data(),
-                              std::min(gpu_pixels.size(), reference.size()))
-              .max;
+      level_difference = compare_levels(gpu_pixels.data(), reference.data(),
+                                        std::min(gpu_pixels.size(), reference.size()))
+                             .max;
     }
     std::vector<float> result(c.batch * shape.values());
     H2D_CUDA_CHECK(
