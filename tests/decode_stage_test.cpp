@@ -116,17 +116,35 @@ TEST(DecodeStage, NeedsImagesAndRgb) {
   EXPECT_THROW(validate(config), std::invalid_argument);
 }
 
-TEST(DecodeStage, GpuDecodeIsSkippedWithTheReason) {
+TEST(DecodeStage, GpuDecodeGetsTheImagesOrSkipsWhenNoneIsATile) {
+  PipelineConfig config;
+  config.decode = DecodeMode::gpu;
+  config.images = small_set(32);
+  config.tile = 48;  // nvJPEG decodes whole images: no 48x48 one, no case
+  try {
+    with_decode_inputs(config);
+    FAIL() << "decode=gpu ran on images it would have to crop";
+  } catch (const CaseSkipped& skipped) {
+    EXPECT_TRUE(contains(skipped.what(), "no 48x48 image")) << skipped.what();
+  }
+  config.tile = 32;
+  EXPECT_EQ(with_decode_inputs(config).images, config.images);
+  config.images = nullptr;
+  config.tile = kDecodeTile;
+  EXPECT_NE(with_decode_inputs(config).images, nullptr) << "the run's image set";
+  config.decode = DecodeMode::cpu;
+  EXPECT_NE(with_decode_inputs(config).images, nullptr);
+}
+
+TEST(DecodeStage, TheHostStandInSkipsGpuDecodeForWantOfADevice) {
   PipelineConfig config;
   config.decode = DecodeMode::gpu;
   try {
-    with_decode_inputs(config);
-    FAIL() << "decode=gpu ran without nvJPEG";
+    HostStepEngine engine(config);
+    FAIL() << "the host stand-in took a decode=gpu case";
   } catch (const CaseSkipped& skipped) {
-    EXPECT_TRUE(contains(skipped.what(), "nvJPEG")) << skipped.what();
+    EXPECT_TRUE(contains(skipped.what(), "no device")) << skipped.what();
   }
-  config.decode = DecodeMode::cpu;
-  EXPECT_NE(with_decode_inputs(config).images, nullptr);
 }
 
 TEST(DecodeStage, SweepsAddDecodeCasesAndKeepTheOtherNames) {

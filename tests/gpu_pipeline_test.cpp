@@ -4,9 +4,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/core/case_skipped.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device.hpp"
@@ -14,8 +16,10 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream.hpp"
 #include "harness/pipeline/gpu/gpu_step_engine.hpp"
+#include "harness/pipeline/jpeg_slot.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_sweep.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
 #include "kernels/segment_checksum.cuh"
 #include "tests/gpu_test_support.hpp"
@@ -81,6 +85,42 @@ TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
         }
       }
     }
+  }
+}
+
+// decode=gpu end to end: the workers pack JPEG bytes, only those (and the ids) cross, nvJPEG
+// decodes them and the GPU normalizes; every batch's ids come back in place and a sample of the
+// decoded pixels of each is within the tolerance of libjpeg-turbo's decode. Where the build has no
+// nvJPEG (the simulated GPU) the engine skips with that reason.
+TEST(GpuPipeline, GpuDecodeDeliversDecodedBatchesOrSkipsNamingNvjpeg) {
+  H2D_REQUIRE_GPU();
+  for (PinMode pin : {PinMode::pinned_ring, PinMode::pin_thread, PinMode::none}) {
+    PipelineConfig config = testing::test_pipeline_config(pin, CopyMode::async, LoopKind::train,
+                                                          /*batch_size=*/8, kDecodeTile,
+                                                          /*compute_us=*/100);
+    config.decode = DecodeMode::gpu;
+    config.verify_every = 1;
+    SCOPED_TRACE(describe(config));
+    std::optional<GpuStepEngine> engine;
+    try {
+      engine.emplace(0, config);
+    } catch (const CaseSkipped& skipped) {
+      EXPECT_NE(std::string(skipped.what()).find("nvJPEG"), std::string::npos) << skipped.what();
+      GTEST_SKIP() << skipped.what();
+    }
+    EXPECT_NE(engine->gpu_decoder().find("nvJPEG"), std::string::npos);
+    const PipelineConfig run = with_decode_inputs(config);
+    Pipeline pipeline(run, *engine);
+    const EpochResult result = pipeline.run_epoch();
+    ASSERT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    EXPECT_EQ(result.verified, run.batches);
+    EXPECT_EQ(result.checksum_failures, 0u) << describe_result(result);
+    EXPECT_EQ(result.lost_batches, 0u) << describe_result(result);
+    // What crossed: the ids and the JPEG bytes, far fewer than the float32 batches.
+    const std::uint64_t ids = result.measured * run.batch_size * sizeof(std::uint64_t);
+    EXPECT_GT(result.copied_bytes, ids);
+    EXPECT_LE(result.copied_bytes, ids + result.measured * jpeg_slot_layout(run).capacity);
+    EXPECT_LT(result.copied_bytes, result.measured * BatchLayout(run).host_bytes() / 4);
   }
 }
 

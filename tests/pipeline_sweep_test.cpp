@@ -17,7 +17,7 @@ std::size_t count_cases(Preset preset, bool host_only) {
 
 TEST(PipelineSweep, QuickIsAHandful) {
   // Train and predict together, with the decode cases (decode=cpu; decode=gpu on the GPU).
-  EXPECT_LE(count_cases(Preset::quick, false), 8u);
+  EXPECT_LE(count_cases(Preset::quick, false), 9u);
   EXPECT_LE(count_cases(Preset::quick, true), 6u);
   std::set<PinMode> pins;
   std::set<CopyMode> copies;

@@ -44,5 +44,25 @@ TEST(PipelineVerdict, SaysWhenNoStageIsSaturated) {
   EXPECT_TRUE(contains(verdict.reason, "no stage is saturated")) << verdict.reason;
 }
 
+TEST(PipelineVerdict, NamesTheGpuDecodeWithTheCopyAndTheNormalizeWithTheStep) {
+  StageUtilization load{0.2, 0.1, 0.9, 0.3, false};
+  load.gpu_decoder = "nvJPEG hybrid";
+  PipelineVerdict verdict = judge_pipeline(load);
+  EXPECT_EQ(verdict.bound_by, BoundBy::bus);
+  EXPECT_TRUE(contains(verdict.reason,
+                       "bound by the JPEG bytes' copy and their decode on the GPU (nvJPEG hybrid): "
+                       "busy 90%"))
+      << verdict.reason;
+  EXPECT_TRUE(contains(verdict.reason, "bus+GPU decode 90%")) << verdict.reason;
+  EXPECT_EQ(verdict.workers_to_keep_up, 0u) << "the workers do not decode";
+  load.step = 0.95;
+  verdict = judge_pipeline(load);
+  EXPECT_TRUE(contains(verdict.reason, "bound by the GPU step (GPU normalize included)"))
+      << verdict.reason;
+  load.workers = 0.99;
+  verdict = judge_pipeline(load);
+  EXPECT_TRUE(contains(verdict.reason, "the CPU workers (packing JPEG bytes)")) << verdict.reason;
+}
+
 }  // namespace
 }  // namespace h2d

@@ -34,6 +34,7 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/decode/jpeg_decoder.hpp"
+#include "harness/decode/level_difference.hpp"
 #include "harness/decode/run_images.hpp"
 #include "harness/decode/team_decode.hpp"
 #include "harness/decode/tile_group.hpp"
@@ -90,14 +91,6 @@ std::vector<std::uint8_t> copy_to_host(const DeviceBuffer& from, std::size_t byt
   std::vector<std::uint8_t> to(bytes);
   H2D_CUDA_CHECK(cudaMemcpy(to.data(), from.data(), bytes, cudaMemcpyDeviceToHost));
   return to;
-}
-
-int max_level_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
-  int most = 0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    most = std::max(most, std::abs(int{a[i]} - int{b[i]}));
-  }
-  return most;
 }
 
 void run_decode_case(const DecodeCase& c, benchmark::State& state) {
@@ -256,7 +249,9 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state) {
       verify_checksum(device_checksum(device_pixels.data(), pixel_bytes, stream),
                       *gpu_pixels_checksum, "pixels nvJPEG decoded on the device");
       gpu_pixels = copy_to_host(device_pixels, pixel_bytes);
-      level_difference = max_level_difference(gpu_pixels, reference);
+      level_difference = compare_levels(gpu_pixels.data(), reference.data(),
+                                        std::min(gpu_pixels.size(), reference.size()))
+                             .max;
     }
     std::vector<float> result(c.batch * shape.values());
     H2D_CUDA_CHECK(

@@ -2,6 +2,7 @@
 // produce and collate samples, an optional pin stage, copies on a copy stream, a busy kernel as
 // the step on a compute stream (predict also copies outputs back and checks them), ordered with
 // events. The verdict says what limits the loop: the CPU workers, the bus, or the GPU step.
+// decode=gpu: JPEG bytes cross and nvJPEG decodes them on the device (GpuStepEngine).
 
 #include <map>
 #include <string>

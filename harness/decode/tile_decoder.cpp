@@ -8,17 +8,22 @@
 
 namespace h2d {
 
+std::vector<const JpegImage*> tile_images(const ImageSet& set, std::size_t tile) {
+  std::vector<const JpegImage*> chosen = set.of_size(tile, tile);
+  if (chosen.empty()) {
+    for (const JpegImage& image : set.images) {
+      chosen.push_back(&image);
+    }
+  }
+  return chosen;
+}
+
 TileDecoder::TileDecoder(std::shared_ptr<const ImageSet> images, std::size_t tile)
     : set_(std::move(images)), tile_(tile), params_(make_normalize_params(imagenet_stats())) {
   if (!set_ || set_->images.empty()) {
     throw std::invalid_argument("decode=cpu needs an image set with at least one image");
   }
-  chosen_ = set_->of_size(tile, tile);
-  if (chosen_.empty()) {
-    for (const JpegImage& image : set_->images) {
-      chosen_.push_back(&image);
-    }
-  }
+  chosen_ = tile_images(*set_, tile);
   std::size_t largest = 0;
   for (const JpegImage* image : chosen_) {
     largest = std::max(largest, image->header.rgb_bytes());

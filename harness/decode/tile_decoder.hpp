@@ -11,11 +11,14 @@
 
 namespace h2d {
 
+// The images a loader's samples come from: those of `tile` x `tile`, or all of `set` when none
+// is. Sample `id` is image id % count of them.
+std::vector<const JpegImage*> tile_images(const ImageSet& set, std::size_t tile);
+
 // A loader worker's per-sample work with real images: decode a JPEG with libjpeg-turbo (accurate
 // options, as Pillow and torchvision), take the centre `tile` x `tile` (padded with black where the
 // image is smaller) and normalize it into float32 3 x tile x tile with ImageNet's statistics.
-// Sample `id` is image id % count of the images that are tile x tile, or of all images when none
-// is. One per worker thread.
+// Sample `id` is chosen by tile_images. One per worker thread.
 class TileDecoder {
  public:
   // Throws std::invalid_argument when `images` is null or empty.

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "harness/decode/level_difference.hpp"
+
 namespace h2d {
 
 BatchAudit::BatchAudit(std::size_t batches, SampleIds ids) : ids_(ids), seen_(batches, false) {}
@@ -45,6 +47,27 @@ void BatchAudit::check(std::uint64_t batch, bool verified,
                                i, outputs.sums[i], sent_sums[i]));
       break;
     }
+  }
+}
+
+void BatchAudit::check_decoded(std::uint64_t batch, std::size_t sample,
+                               const std::vector<std::uint8_t>& reference,
+                               const StepOutputs& outputs) {
+  ++verified_;
+  if (reference.empty() || outputs.pixels.size() != reference.size()) {
+    note_failure(checksum_failures_,
+                 fmt::format("batch {}: sample {} came back with {} decoded bytes, expected {}",
+                             batch, sample, outputs.pixels.size(), reference.size()));
+    return;
+  }
+  const LevelDifference difference =
+      compare_levels(outputs.pixels.data(), reference.data(), reference.size());
+  if (!(difference.mean <= kProvisionalMeanLevels)) {
+    note_failure(
+        checksum_failures_,
+        fmt::format("batch {}: sample {} decoded on the GPU is {:.2f} levels off "
+                    "libjpeg-turbo's decode on average (max {}), more than {}",
+                    batch, sample, difference.mean, difference.max, kProvisionalMeanLevels));
   }
 }
 

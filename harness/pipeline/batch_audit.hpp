@@ -31,6 +31,11 @@ class BatchAudit {
   // `sent_sums`: the per-sample checksums taken when the batch was produced (verified only).
   void check(std::uint64_t batch, bool verified, const std::vector<std::uint64_t>& sent_sums,
              const StepOutputs& outputs);
+  // decode=gpu, a verified batch: the decoded pixels of sample `sample` that came back must be
+  // within kProvisionalMeanLevels of libjpeg-turbo's decode `reference` (the IDCTs differ, so
+  // no exact checksum can match).
+  void check_decoded(std::uint64_t batch, std::size_t sample,
+                     const std::vector<std::uint8_t>& reference, const StepOutputs& outputs);
   // When the epoch completed: a batch that never went through the step is lost.
   void check_all_seen();
   // verified, checksum_failures, lost_batches and first_failure.

@@ -13,11 +13,13 @@
 #include "harness/core/bounded_queue.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/stop_signal.hpp"
+#include "harness/decode/jpeg_decoder.hpp"
 #include "harness/decode/tile_decoder.hpp"
 #include "harness/host/tile_sample.hpp"
 #include "harness/pipeline/batch_audit.hpp"
 #include "harness/pipeline/epoch_meter.hpp"
 #include "harness/pipeline/epoch_outcome.hpp"
+#include "harness/pipeline/jpeg_slot.hpp"
 #include "harness/pipeline/slot_pool.hpp"
 #include "harness/pipeline/stage_board.hpp"
 #include "harness/pipeline/stall_report.hpp"
@@ -35,6 +37,10 @@ struct Ticket {
   std::size_t slot = 0;  // in the pool of the stage that filled it last
   bool verify = false;
   std::vector<std::uint64_t> sums;  // per-sample checksums taken when produced (verify only)
+  std::size_t bytes = 0;            // what the slot holds, from its start (copied by the pin stage)
+  std::uint64_t bus_bytes = 0;      // of those, what the copy to the device moves
+  // decode=gpu, verified: libjpeg-turbo's decode of sample config.checked_sample(batch)
+  std::vector<std::uint8_t> reference;
 };
 
 // One epoch: its queues, pools, threads and watchdog, built fresh so an epoch that was cancelled
@@ -55,6 +61,10 @@ class EpochRun {
         workers_left_(config.workers),
         audit_(config.batches, ids_),
         meter_(config.workers) {
+    if (config.decode == DecodeMode::gpu) {
+      jpeg_layout_ = jpeg_slot_layout(config);
+      jpeg_images_ = tile_images(*config.images, config.tile);
+    }
     const auto engine_fence = [this](std::size_t slot) {
       return engine_.wait_slot_free(slot, cancel_);
     };
@@ -174,9 +184,41 @@ class EpochRun {
   SlotPool& feed_pool() { return config_.pin == PinMode::none ? *pageable_pool_ : *ring_pool_; }
   BoundedQueue<Ticket>& worker_output() { return collated_ ? *collated_ : ready_; }
 
+  // decode=gpu: packs the JPEG bytes of batch `ticket.batch` into `slot`, undecoded, and (verified
+  // batches) decodes the checked sample with libjpeg-turbo for the comparison with the GPU's.
+  bool pack_jpeg_batch(std::byte* slot, Ticket& ticket, std::size_t stage, JpegDecoder& decoder) {
+    {
+      NvtxRange range(NvtxCategory::collate, fmt::format("pack JPEG batch {}", ticket.batch));
+      JpegSlotPacker packer(slot, *jpeg_layout_);
+      for (std::size_t i = 0; i < layout_.batch_size; ++i) {
+        const std::uint64_t id = ids_.of(ticket.batch, i);
+        const JpegImage& image = *jpeg_images_[id % jpeg_images_.size()];
+        packer.add(id, image.bytes.data(), image.bytes.size());
+      }
+      ticket.bytes = packer.used_bytes();
+      ticket.bus_bytes = jpeg_layout_->ids_bytes() + packer.payload_bytes();
+    }
+    if (cancel_.cancelled()) {
+      return false;
+    }
+    if (ticket.verify) {
+      board_.set(stage, StageState::working,
+                 fmt::format("decoding the checked sample of batch {}", ticket.batch));
+      NvtxRange range(NvtxCategory::verify, "reference decode");
+      const std::uint64_t id = ids_.of(ticket.batch, config_.checked_sample(ticket.batch));
+      const JpegImage& image = *jpeg_images_[id % jpeg_images_.size()];
+      ticket.reference.resize(image.header.rgb_bytes());
+      decoder.decode_rgb(image.bytes.data(), image.bytes.size(), image.header,
+                         ticket.reference.data(), DecodeSpeed::accurate);
+    }
+    return true;
+  }
+
   // Produces batch `batch` into `slot`: samples (decoded by `decoder` with decode=cpu, else
   // synthesized), their ids, and (verified batches) checksums. False when cancelled.
   bool produce_batch(std::byte* slot, Ticket& ticket, std::size_t stage, TileDecoder* decoder) {
+    ticket.bytes = layout_.host_bytes();
+    ticket.bus_bytes = layout_.host_bytes();
     {
       NvtxRange range(NvtxCategory::collate, fmt::format("batch {}", ticket.batch),
                       layout_.host_bytes());
@@ -211,8 +253,11 @@ class EpochRun {
     SlotPool& pool = worker_pool();
     BoundedQueue<Ticket>& out = worker_output();
     std::optional<TileDecoder> decoder;
+    std::optional<JpegDecoder> reference_decoder;
     if (config_.decode == DecodeMode::cpu) {
       decoder.emplace(config_.images, config_.tile);
+    } else if (config_.decode == DecodeMode::gpu) {
+      reference_decoder.emplace();
     }
     while (!cancel_.cancelled()) {
       const std::uint64_t batch = next_batch_.fetch_add(1);
@@ -228,9 +273,16 @@ class EpochRun {
       board_.set(stage, StageState::working, fmt::format("producing batch {}", batch));
       const Clock::time_point start = Clock::now();
       run_hook(PipelineStage::worker, batch);
-      Ticket ticket{batch, *slot, config_.verifies(batch), {}};
-      if (cancel_.cancelled() || !produce_batch(worker_buffers()[*slot].data(), ticket, stage,
-                                                decoder ? &*decoder : nullptr)) {
+      Ticket ticket;
+      ticket.batch = batch;
+      ticket.slot = *slot;
+      ticket.verify = config_.verifies(batch);
+      std::byte* into = worker_buffers()[*slot].data();
+      const bool produced =
+          !cancel_.cancelled() &&
+          (reference_decoder ? pack_jpeg_batch(into, ticket, stage, *reference_decoder)
+                             : produce_batch(into, ticket, stage, decoder ? &*decoder : nullptr));
+      if (!produced) {
         break;
       }
       meter_.worker_busy(index, start, Clock::now());
@@ -268,8 +320,8 @@ class EpochRun {
       }
       {
         NvtxRange range(NvtxCategory::pin, fmt::format("pin batch {}", ticket->batch),
-                        layout_.host_bytes());
-        std::memcpy(ring_[*slot].data(), pageable_[ticket->slot].data(), layout_.host_bytes());
+                        ticket->bytes);
+        std::memcpy(ring_[*slot].data(), pageable_[ticket->slot].data(), ticket->bytes);
       }
       meter_.pin_busy(start, Clock::now());
       pageable_pool_->release(ticket->slot);
@@ -320,6 +372,8 @@ class EpochRun {
       job.slot = ticket->slot;
       job.batch = ticket->batch;
       job.read_back = config_.loop == LoopKind::predict || ticket->verify;
+      job.bytes = ticket->bytes;
+      job.check_pixels = config_.decode == DecodeMode::gpu && ticket->verify;
       engine_.submit(lane, job);
       feed_pool().release(ticket->slot);
       lanes[lane] = InFlight{std::move(*ticket), step};
@@ -345,8 +399,18 @@ class EpochRun {
       return false;
     }
     const Clock::time_point now = Clock::now();
-    meter_.step_completed(now, *outputs, in_flight->step >= config_.warmup, layout_.host_bytes());
-    audit_.check(ticket.batch, ticket.verify, ticket.sums, *outputs);
+    meter_.step_completed(now, *outputs, in_flight->step >= config_.warmup, ticket.bus_bytes);
+    if (config_.decode == DecodeMode::gpu) {
+      // The device's per-sample checksums are of nvJPEG's decode, which no host decode matches
+      // exactly: the ids are checked as always, the pixels by tolerance (check_decoded).
+      audit_.check(ticket.batch, /*verified=*/false, {}, *outputs);
+      if (ticket.verify) {
+        audit_.check_decoded(ticket.batch, config_.checked_sample(ticket.batch), ticket.reference,
+                             *outputs);
+      }
+    } else {
+      audit_.check(ticket.batch, ticket.verify, ticket.sums, *outputs);
+    }
     if (completed_.fetch_add(1) + 1 == config_.warmup) {  // warm-up done: the window opens
       meter_.open_window(now);
     }
@@ -401,6 +465,8 @@ class EpochRun {
   std::vector<HostBlock>& pageable_;
   std::vector<HostBlock>& ring_;
   const SampleIds ids_;
+  std::optional<JpegSlotLayout> jpeg_layout_;  // decode=gpu
+  std::vector<const JpegImage*> jpeg_images_;  // decode=gpu: sample id's image is id % count
 
   Cancellation cancel_;
   StageBoard board_;

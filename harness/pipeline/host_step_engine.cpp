@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "harness/core/case_skipped.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -25,6 +26,9 @@ HostStepEngine::HostStepEngine(const PipelineConfig& config)
       lanes_(kPipelineLanes),
       copy_(std::make_unique<HostStream>("host copy")),
       compute_(std::make_unique<HostStream>("host compute")) {
+  if (config.decode == DecodeMode::gpu) {
+    throw CaseSkipped("decode=gpu decodes with nvJPEG on a GPU: the host stand-in has no device");
+  }
   for (Lane& lane : lanes_) {
     lane.buffer = HostBlock::pageable(layout_.device_bytes());
     std::memset(lane.buffer.data(), 0, lane.buffer.size());

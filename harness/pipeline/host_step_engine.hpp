@@ -15,6 +15,7 @@ namespace h2d {
 // events order the GPU's streams. Host slots are pageable here; nothing is page-locked.
 class HostStepEngine final : public StepEngine {
  public:
+  // Throws CaseSkipped for decode=gpu: there is no device to decode on.
   explicit HostStepEngine(const PipelineConfig& config);
   ~HostStepEngine() override;
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "harness/pipeline/epoch_run.hpp"
+#include "harness/pipeline/jpeg_slot.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
@@ -25,7 +26,8 @@ std::string_view to_string(EpochEnd end) {
 Pipeline::Pipeline(const PipelineConfig& config, StepEngine& engine, PipelineHooks hooks)
     : config_(config), engine_(engine), hooks_(std::move(hooks)) {
   validate(config);
-  const BatchLayout layout(config);
+  // decode=gpu slots hold compressed bytes: sized for the heaviest batch of the image set.
+  const std::size_t slot_bytes = host_slot_bytes(config);
   // By default, enough slots that a stage waits for memory only when the stage after it is full.
   std::size_t pageable_count = 0;
   std::size_t ring_count = 0;
@@ -45,12 +47,12 @@ Pipeline::Pipeline(const PipelineConfig& config, StepEngine& engine, PipelineHoo
   }
   NvtxRange range(NvtxCategory::setup, "allocate pipeline slots");
   for (std::size_t i = 0; i < pageable_count; ++i) {
-    pageable_.push_back(HostBlock::pageable(layout.host_bytes()));
-    std::memset(pageable_.back().data(), 0, layout.host_bytes());  // first touch, outside timing
+    pageable_.push_back(HostBlock::pageable(slot_bytes));
+    std::memset(pageable_.back().data(), 0, slot_bytes);  // first touch, outside timing
   }
   for (std::size_t i = 0; i < ring_count; ++i) {
-    ring_.push_back(engine.make_pinned_slot(layout.host_bytes()));
-    std::memset(ring_.back().data(), 0, layout.host_bytes());
+    ring_.push_back(engine.make_pinned_slot(slot_bytes));
+    std::memset(ring_.back().data(), 0, slot_bytes);
   }
   std::vector<const std::byte*> fed;
   for (const HostBlock& buffer : config.pin == PinMode::none ? pageable_ : ring_) {

@@ -11,6 +11,7 @@
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/verification.hpp"
 #include "harness/decode/run_images.hpp"
+#include "harness/pipeline/jpeg_slot.hpp"
 
 namespace h2d {
 namespace {
@@ -71,14 +72,16 @@ void add_epoch(EpochResult& sum, const EpochResult& epoch) {
 }
 
 PipelineConfig with_decode_inputs(const PipelineConfig& config) {
-  if (config.decode == DecodeMode::gpu) {
-    throw CaseSkipped(
-        "decode=gpu (JPEG bytes over the bus, decoded on the device with nvJPEG) is not in the "
-        "loader pipeline yet; h2d/decode measures nvJPEG's batched decode on its own");
-  }
   PipelineConfig run = config;
-  if (run.decode == DecodeMode::cpu && !run.images) {
+  if (run.decode != DecodeMode::none && !run.images) {
     run.images = run_image_set();
+  }
+  if (run.decode == DecodeMode::gpu && run.images->of_size(run.tile, run.tile).empty()) {
+    // nvJPEG decodes whole images and the device has no crop: the tiles must be the images.
+    throw CaseSkipped(fmt::format(
+        "decode=gpu decodes whole images into {0}x{0} tiles (no crop on the device), and the "
+        "image set ({1}) has no {0}x{0} image",
+        run.tile, run.images->source));
   }
   return run;
 }
@@ -96,9 +99,14 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
   }
 
   const double window = sum.window_s;
-  const StageUtilization load = stage_utilization(config, sum);
+  StageUtilization load = stage_utilization(config, sum);
+  load.gpu_decoder = engine.gpu_decoder();
   const PipelineVerdict verdict = judge_pipeline(load);
-  state.SetLabel((host_only ? "host stand-in, " : "") + verdict.reason);
+  std::string label = (host_only ? "host stand-in, " : "") + verdict.reason;
+  if (!load.gpu_decoder.empty()) {
+    label = "decode on the GPU (" + load.gpu_decoder + "), " + label;
+  }
+  state.SetLabel(label);
   state.counters["bound_by"] = static_cast<double>(verdict.bound_by);
   if (config.decode == DecodeMode::cpu) {
     state.counters["workers_to_keep_up"] = static_cast<double>(verdict.workers_to_keep_up);
@@ -114,7 +122,12 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
   state.counters["GB_per_s"] = sum.copy_s > 0 ? gb_per_s(bytes, sum.copy_s) : 0;
   state.counters["input_GB_per_s"] = gb_per_s(bytes, window);
   state.counters["verified_batches"] = static_cast<double>(sum.verified);
-  state.counters["batch_bytes"] = static_cast<double>(BatchLayout(config).host_bytes());
+  state.counters["batch_bytes"] = static_cast<double>(host_slot_bytes(config));
+  // What crossed per sample: float32 tiles and ids, or with decode=gpu the JPEG bytes and ids.
+  if (sum.measured > 0) {
+    state.counters["bus_bytes_per_sample"] =
+        bytes / static_cast<double>(sum.measured * config.batch_size);
+  }
 }
 
 }  // namespace h2d

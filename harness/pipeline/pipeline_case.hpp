@@ -23,8 +23,9 @@ StageUtilization stage_utilization(const PipelineConfig& config, const EpochResu
 // Adds the measurements of `epoch` to `sum`.
 void add_epoch(EpochResult& sum, const EpochResult& epoch);
 
-// `config` ready to run: decode=cpu gets the run's image set (run_images) unless it has one;
-// decode=gpu throws CaseSkipped (the loader pipeline does not decode with nvJPEG yet).
+// `config` ready to run: decode=cpu|gpu gets the run's image set (run_images) unless it has one.
+// decode=gpu throws CaseSkipped when the set has no image of tile x tile (nvJPEG decodes whole
+// images; the device does not crop). Without nvJPEG, GpuStepEngine's constructor skips it.
 PipelineConfig with_decode_inputs(const PipelineConfig& config);
 
 // Runs one pipeline case under Google Benchmark: each iteration is one epoch, timed over its
@@ -33,7 +34,9 @@ PipelineConfig with_decode_inputs(const PipelineConfig& config);
 // input_GB_per_s (what the loop moved per second), verified_batches, and the verdict: counter
 // bound_by (0 cpu workers, 1 bus, 2 gpu step) with the reason as the label. A stall throws
 // PipelineStalled, Ctrl-C RunInterrupted, wrong or lost data VerificationError. With decode=cpu
-// also workers_to_keep_up (see PipelineVerdict).
+// also workers_to_keep_up (see PipelineVerdict); with decode=gpu the label starts "decode on the
+// GPU (nvJPEG ...)", GB_per_s and bus_bytes_per_sample count the JPEG bytes and ids that crossed,
+// and the bus share is their copy and decode together.
 void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
                        benchmark::State& state);
 

@@ -54,8 +54,8 @@ void validate(const PipelineConfig& config) {
   require(config.batches > config.warmup, "an epoch needs more batches than warm-up batches");
   require(config.verify_every >= 1, "verify_every must be at least 1");
   require(config.watchdog.count() > 0, "the watchdog timeout must be positive");
-  require(config.decode != DecodeMode::cpu || config.channels == 3,
-          "decode=cpu decodes RGB: channels must be 3");
+  require(config.decode == DecodeMode::none || config.channels == 3,
+          "decode=cpu|gpu decodes RGB: channels must be 3");
 }
 
 std::string describe(const PipelineConfig& config) {

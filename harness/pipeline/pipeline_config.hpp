@@ -24,8 +24,9 @@ enum class CopyMode {
   async,  // the copy is queued on the copy stream and overlaps (.to(device, non_blocking=True))
 };
 // Where samples are decoded: `none` synthesizes them (sample_us of CPU time each), `cpu` decodes
-// real JPEGs with libjpeg-turbo in the workers, `gpu` ships the JPEG bytes and decodes them on the
-// device with nvJPEG (not in the pipeline yet: those cases are skipped with the reason).
+// real JPEGs with libjpeg-turbo in the workers, `gpu` ships the JPEG bytes (the workers only pack
+// them, jpeg_slot) and decodes them on the device with nvJPEG, then normalizes there; skipped
+// with the reason where the build has no nvJPEG (and on the host stand-in).
 enum class DecodeMode { none, cpu, gpu };
 // Train runs the step on the batch; predict also copies outputs back and checks them on the host.
 enum class LoopKind { train, predict };
@@ -53,7 +54,7 @@ struct PipelineConfig {
   std::size_t channels = 3;
   double sample_us = 100;  // CPU time a worker spends per sample (synthesis + normalization)
   DecodeMode decode = DecodeMode::none;    // cpu: decode + crop + normalize instead of sample_us
-  std::shared_ptr<const ImageSet> images;  // what decode=cpu decodes (3 x tile x tile samples)
+  std::shared_ptr<const ImageSet> images;  // what decode=cpu|gpu decodes (3 x tile x tile)
   double compute_us = 1000;      // the step's device time per batch (forward/backward stand-in)
   std::size_t batches = 64;      // per epoch
   std::size_t warmup = 4;        // first completions of an epoch, not measured
@@ -67,6 +68,10 @@ struct PipelineConfig {
 
   std::size_t sample_bytes() const { return channels * tile * tile * sizeof(float); }
   bool verifies(std::uint64_t batch) const { return batch % verify_every == 0; }
+  // decode=gpu: the sample of a verified batch whose decoded pixels are read back and compared.
+  std::size_t checked_sample(std::uint64_t batch) const {
+    return static_cast<std::size_t>(batch % batch_size);
+  }
 };
 
 // Throws std::invalid_argument naming the first bad field. (decode=cpu images are filled in when

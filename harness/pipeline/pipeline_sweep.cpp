@@ -47,9 +47,9 @@ void sweep_axis(std::vector<PipelineConfig>& configs, const PipelineConfig& base
 }
 
 // Decode cases: the baseline with real JPEG decode in the workers (256x256 tiles, the generated
-// set's smaller size) by worker count, and (GPU families) the nvJPEG path.
+// set's smaller size) by worker count, and (GPU families, `with_gpu`) the nvJPEG path.
 void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
-                      Preset preset, bool host_only) {
+                      Preset preset, bool host_only, bool with_gpu = true) {
   PipelineConfig decode = base;
   decode.decode = DecodeMode::cpu;
   decode.tile = kDecodeTile;
@@ -63,7 +63,7 @@ void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig
                                                        : std::vector<std::size_t>{1, 2, 4, 8};
   sweep_axis<std::size_t>(configs, decode, workers,
                           [](PipelineConfig& c, std::size_t v) { c.workers = v; });
-  if (!host_only) {
+  if (!host_only && with_gpu) {
     decode.decode = DecodeMode::gpu;
     add_unique(configs, decode);
   }
@@ -97,6 +97,8 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
     sweep_axis<PinCopy>(configs, base, quick, set_pin_copy);
     if (loop == LoopKind::train) {
       add_decode_cases(configs, base, preset, host_only);
+    } else if (!host_only) {  // predict: one decode=cpu case, to keep quick short
+      add_decode_cases(configs, base, preset, host_only, /*with_gpu=*/false);
     }
     return configs;
   }

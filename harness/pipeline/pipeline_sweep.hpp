@@ -18,7 +18,8 @@ inline constexpr std::size_t kDecodeTile = 256;
 // handful (the pin modes and copy modes around one baseline); default: one axis at a time around
 // the baseline (workers, prefetch, pin x copy, batch size, compute time, per-sample cost); full:
 // denser axes. Every preset adds decode cases (decode=cpu by workers; decode=gpu on the GPU
-// families); their images are filled in when the case runs.
+// families; quick predict only one decode=cpu case); their images are filled in when the case
+// runs.
 std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool host_only);
 
 // family/workers=4/prefetch=2/pin=pinned_ring/copy=async/batch=32/compute_us=1000/sample_us=100

@@ -40,23 +40,28 @@ PipelineVerdict judge_pipeline(const StageUtilization& load) {
   double busiest = 0;
   if (cpu >= consumer) {
     verdict.bound_by = BoundBy::cpu_workers;
-    what = pin_busier      ? "the pin thread"
-           : load.decoding ? "decode in the CPU workers"
-                           : "the CPU workers";
+    what = pin_busier                  ? "the pin thread"
+           : load.decoding             ? "decode in the CPU workers"
+           : !load.gpu_decoder.empty() ? "the CPU workers (packing JPEG bytes)"
+                                       : "the CPU workers";
     busiest = cpu;
   } else if (load.bus >= load.step) {
     verdict.bound_by = BoundBy::bus;
-    what = "the bus (host-to-device copies)";
+    what = load.gpu_decoder.empty()
+               ? std::string("the bus (host-to-device copies)")
+               : fmt::format("the JPEG bytes' copy and their decode on the GPU ({})",
+                             load.gpu_decoder);
     busiest = load.bus;
   } else {
     verdict.bound_by = BoundBy::gpu_step;
-    what = "the GPU step";
+    what = load.gpu_decoder.empty() ? "the GPU step" : "the GPU step (GPU normalize included)";
     busiest = load.step;
   }
   verdict.reason = fmt::format(
-      "bound by {}: busy {:.0f}% of the time (workers {:.0f}%, pin {:.0f}%, bus {:.0f}%, step "
+      "bound by {}: busy {:.0f}% of the time (workers {:.0f}%, pin {:.0f}%, {} {:.0f}%, step "
       "{:.0f}%)",
-      what, pct(busiest), pct(load.workers), pct(load.pin), pct(load.bus), pct(load.step));
+      what, pct(busiest), pct(load.workers), pct(load.pin),
+      load.gpu_decoder.empty() ? "bus" : "bus+GPU decode", pct(load.bus), pct(load.step));
   if (load.sync_copies && verdict.bound_by != BoundBy::cpu_workers) {
     verdict.reason += fmt::format(
         "; copies are synchronous, so bus and step take turns ({:.0f}% together): async copies "

@@ -21,6 +21,10 @@ struct StageUtilization {
   bool sync_copies = false;
   bool decoding = false;         // the workers decode JPEGs (decode=cpu): their work is decode
   std::size_t worker_count = 0;  // for how many workers would keep up with the bus
+  // decode=gpu: what decodes on the device ("nvJPEG hybrid"). The bus share is then the JPEG
+  // bytes' copy and their decode together (nvJPEG copies and decodes in one call), the step share
+  // includes the GPU normalize, and the workers only pack bytes.
+  std::string gpu_decoder{};
 };
 
 struct PipelineVerdict {
@@ -34,7 +38,8 @@ struct PipelineVerdict {
 // The busiest stage decides; the reason gives every stage's share, and says when synchronous
 // copies make bus and step take turns, or when no stage is saturated (the loop is latency-bound).
 // With decode=cpu the CPU stage is named "decode in the CPU workers" and the reason says how many
-// workers would keep up with the bus.
+// workers would keep up with the bus. With decode=gpu the bus stage is named as the copy of the
+// JPEG bytes plus their decode on the GPU.
 PipelineVerdict judge_pipeline(const StageUtilization& load);
 
 }  // namespace h2d

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
@@ -16,14 +17,19 @@ struct StepJob {
   std::uint64_t batch = 0;
   bool read_back =
       false;  // compute per-sample checksums on the device and copy ids + checksums back
+  std::size_t bytes = 0;  // what the slot holds from its start (a decode=gpu batch varies)
+  // decode=gpu: also copy back the decoded pixels of sample config.checked_sample(batch), which
+  // the host compares with libjpeg-turbo's decode (the IDCTs differ: no exact checksum matches).
+  bool check_pixels = false;
 };
 
 // What a finished step reports.
 struct StepOutputs {
-  double copy_s = 0;                // the host-to-device copy of the batch
-  double compute_s = 0;             // the step itself, its outputs (read-back checksums) included
-  std::vector<std::uint64_t> ids;   // read back from the device (empty unless read_back)
-  std::vector<std::uint64_t> sums;  // per-sample checksums computed there (same)
+  double copy_s = 0;                 // the host-to-device copy of the batch
+  double compute_s = 0;              // the step itself, its outputs (read-back checksums) included
+  std::vector<std::uint64_t> ids;    // read back from the device (empty unless read_back)
+  std::vector<std::uint64_t> sums;   // per-sample checksums computed there (same)
+  std::vector<std::uint8_t> pixels;  // decode=gpu, check_pixels: the sample's decoded RGB
 };
 
 // The consumer end of a data-loader pipeline: copies a batch from a host slot into one of its
@@ -50,6 +56,8 @@ class StepEngine {
   virtual std::optional<StepOutputs> retire(std::size_t lane, const Cancellation& cancel) = 0;
   // Waits for everything submitted, without cancellation (the work is bounded).
   virtual void quiesce() noexcept = 0;
+  // With decode=gpu: what decodes on the device ("nvJPEG hybrid"), for the verdict's label.
+  virtual std::string gpu_decoder() const { return {}; }
 };
 
 }  // namespace h2d

@@ -7,10 +7,14 @@
 #include <stdexcept>
 #include <thread>
 
+#include "harness/core/case_skipped.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/host/normalize.hpp"
+#include "harness/pipeline/jpeg_slot.hpp"
 #include "harness/trace/nvtx.hpp"
 #include "kernels/busy.cuh"
+#include "kernels/normalize.cuh"
 #include "kernels/segment_checksum.cuh"
 
 namespace h2d {
@@ -35,11 +39,23 @@ bool wait_for_event(const Event& event, const Cancellation& cancel, bool spin) {
   return true;
 }
 
+// The hardware JPEG engine where the GPU has one (A100, H100, H200), else the hybrid backend;
+// both throw CaseSkipped (naming nvJPEG) in a build without it.
+GpuJpegDecoder make_jpeg_decoder(int device) {
+  try {
+    return GpuJpegDecoder(device, JpegBackend::hardware);
+  } catch (const CaseSkipped&) {
+    return GpuJpegDecoder(device, JpegBackend::hybrid);
+  }
+}
+
 }  // namespace
 
-GpuStepEngine::Lane::Lane(int device, const BatchLayout& layout)
+GpuStepEngine::Lane::Lane(int device, const BatchLayout& layout, std::size_t pixel_bytes,
+                          std::size_t sample_pixel_bytes)
     : buffer(device, layout.device_bytes()),
-      readback(HostKind::pinned, layout.readback_bytes()),
+      pixels(pixel_bytes > 0 ? DeviceBuffer(device, pixel_bytes) : DeviceBuffer()),
+      readback(HostKind::pinned, layout.readback_bytes() + sample_pixel_bytes),
       copy_start(device),
       copy_end(device),
       compute_start(device),
@@ -52,8 +68,13 @@ GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
       layout_(config),
       copy_(device),
       compute_(device),
-      readback_(device) {
+      readback_(device),
+      normalize_(make_normalize_params(imagenet_stats())) {
   ScopedDevice on(device);
+  if (config.decode == DecodeMode::gpu) {
+    jpeg_.emplace(make_jpeg_decoder(device));
+    sample_pixel_bytes_ = config.tile * config.tile * 3;
+  }
   int multiprocessors = 0;
   H2D_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   busy_blocks_ = static_cast<unsigned>(multiprocessors > 0 ? multiprocessors : 1);
@@ -62,11 +83,12 @@ GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
   }
   lanes_.reserve(kPipelineLanes);
   for (std::size_t i = 0; i < kPipelineLanes; ++i) {
-    lanes_.emplace_back(device, layout_);
+    lanes_.emplace_back(device, layout_, sample_pixel_bytes_ * layout_.batch_size,
+                        sample_pixel_bytes_);
     // On the copy stream, not the legacy one (which our non-blocking streams do not wait for).
     H2D_CUDA_CHECK(
         cudaMemsetAsync(lanes_.back().buffer.data(), 0, layout_.device_bytes(), copy_.get()));
-    std::memset(lanes_.back().readback.data(), 0, layout_.readback_bytes());
+    std::memset(lanes_.back().readback.data(), 0, lanes_.back().readback.size());
   }
   copy_.synchronize();
 }
@@ -96,18 +118,51 @@ bool GpuStepEngine::wait_slot_free(std::size_t slot, const Cancellation& cancel)
   return wait_for_event(slot_copied_.at(slot), cancel, /*spin=*/false);
 }
 
+std::string GpuStepEngine::gpu_decoder() const {
+  return jpeg_ ? "nvJPEG " + std::string(to_string(jpeg_->backend())) : std::string();
+}
+
+// On the copy stream: the ids to their place in the batch buffer, then nvJPEG's copy of the JPEG
+// bytes and their decode into the lane's pixels (one nvjpegDecodeBatched call).
+void GpuStepEngine::enqueue_jpeg_decode(Lane& lane, const std::byte* slot, std::size_t bytes) {
+  // The payload ends where the worker's last sample did: entries beyond are rejected.
+  JpegSlotLayout jpeg_layout{layout_.batch_size, 0};
+  if (bytes < jpeg_layout.payload_offset()) {
+    throw std::out_of_range("GpuStepEngine: a decode=gpu batch smaller than its slot's header");
+  }
+  jpeg_layout.capacity = bytes - jpeg_layout.payload_offset();
+  H2D_CUDA_CHECK(cudaMemcpyAsync(lane.buffer.data() + layout_.ids_offset(), slot,
+                                 jpeg_layout.ids_bytes(), cudaMemcpyHostToDevice, copy_.get()));
+  std::vector<JpegBytes> images;
+  std::vector<std::byte*> outputs;
+  images.reserve(layout_.batch_size);
+  outputs.reserve(layout_.batch_size);
+  for (std::size_t i = 0; i < layout_.batch_size; ++i) {
+    const JpegSlotEntry entry = read_jpeg_entry(slot, jpeg_layout, i);
+    images.push_back({entry.data, entry.size, config_.tile, config_.tile});
+    outputs.push_back(lane.pixels.data() + i * sample_pixel_bytes_);
+  }
+  jpeg_->decode(images, outputs, RgbLayout::interleaved, copy_.get());
+}
+
 void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
   ScopedDevice on(device_);
   Lane& lane = lanes_.at(lane_index);
   const std::byte* source = slots_.at(job.slot);
   lane.read_back = job.read_back;
+  lane.check_pixels = jpeg_ && job.check_pixels && job.read_back;
   {
-    NvtxRange range(NvtxCategory::copy, "enqueue batch copy", layout_.host_bytes());
+    NvtxRange range(NvtxCategory::copy,
+                    jpeg_ ? "enqueue JPEG copy and decode" : "enqueue batch copy", job.bytes);
     // retire() saw the lane's previous step finish on the host; this keeps the order on the GPU.
     H2D_CUDA_CHECK(cudaStreamWaitEvent(copy_.get(), lane.done.get(), 0));
     lane.copy_start.record(copy_.get());
-    H2D_CUDA_CHECK(cudaMemcpyAsync(lane.buffer.data(), source, layout_.host_bytes(),
-                                   cudaMemcpyHostToDevice, copy_.get()));
+    if (jpeg_) {
+      enqueue_jpeg_decode(lane, source, job.bytes);
+    } else {
+      H2D_CUDA_CHECK(cudaMemcpyAsync(lane.buffer.data(), source, layout_.host_bytes(),
+                                     cudaMemcpyHostToDevice, copy_.get()));
+    }
     lane.copy_end.record(copy_.get());
     slot_copied_[job.slot].record(copy_.get());
   }
@@ -115,6 +170,12 @@ void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     NvtxRange range(NvtxCategory::compute, "enqueue step");
     H2D_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), lane.copy_end.get(), 0));
     lane.compute_start.record(compute_.get());
+    if (jpeg_) {  // the decoded pixels into the float32 batch the step reads
+      H2D_CUDA_CHECK(kernels::launch_normalize(
+          reinterpret_cast<const unsigned char*>(lane.pixels.data()),
+          reinterpret_cast<float*>(lane.buffer.data()), layout_.batch_size, config_.tile,
+          config_.tile, normalize_, compute_.get()));
+    }
     H2D_CUDA_CHECK(kernels::launch_busy(static_cast<std::uint64_t>(config_.compute_us * 1e3),
                                         busy_blocks_, compute_.get()));
     if (job.read_back) {  // the step's outputs: per-sample checksums next to the ids
@@ -132,6 +193,12 @@ void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     H2D_CUDA_CHECK(cudaMemcpyAsync(lane.readback.data(), lane.buffer.data() + layout_.ids_offset(),
                                    layout_.readback_bytes(), cudaMemcpyDeviceToHost,
                                    readback_.get()));
+    if (lane.check_pixels) {  // decode=gpu: a sample of nvJPEG's pixels, for check_decoded
+      H2D_CUDA_CHECK(cudaMemcpyAsync(
+          lane.readback.data() + layout_.readback_bytes(),
+          lane.pixels.data() + config_.checked_sample(job.batch) * sample_pixel_bytes_,
+          sample_pixel_bytes_, cudaMemcpyDeviceToHost, readback_.get()));
+    }
     lane.done.record(readback_.get());
   } else {
     lane.done.record(compute_.get());
@@ -160,6 +227,11 @@ std::optional<StepOutputs> GpuStepEngine::retire(std::size_t lane_index,
     std::memcpy(outputs.ids.data(), lane.readback.data(), layout_.ids_bytes());
     std::memcpy(outputs.sums.data(), lane.readback.data() + layout_.ids_bytes(),
                 layout_.ids_bytes());
+  }
+  if (lane.check_pixels) {
+    const auto* pixels =
+        reinterpret_cast<const std::uint8_t*>(lane.readback.data() + layout_.readback_bytes());
+    outputs.pixels.assign(pixels, pixels + sample_pixel_bytes_);
   }
   return outputs;
 }
