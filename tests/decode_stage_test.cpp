@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -196,7 +197,8 @@ TEST(DecodeCli, RunWritesDecodeCountersAndTheImageSet) {
   const std::string out = h2d_test::scratch_folder("decode_cli").string() + "/report.json";
   const h2d_test::ProcessResult run = h2d_test::run_h2dbench(
       "run --preset quick --out " + h2d_test::shell_quote(out) +
-      " --filter '^host/(decode/tiles=256x256/speed=fast/threads=1|pipeline/.*decode=cpu)'");
+      " --filter "
+      "'^host/(decode/tiles=256x256/speed=fast/out=[a-z0-9]+/threads=1|pipeline/.*decode=cpu)'");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::ifstream in(out);
   const nlohmann::json report = nlohmann::json::parse(in);
@@ -204,12 +206,13 @@ TEST(DecodeCli, RunWritesDecodeCountersAndTheImageSet) {
   EXPECT_EQ(images.at("source"), "generated");
   EXPECT_EQ(images.at("count"), 2 * GeneratedTiles{}.per_size);
   EXPECT_GT(images.at("mean_compressed_bytes").get<double>(), 0);
-  bool decode = false;
+  std::set<double> page_offsets;  // where each placement put the decoded pixels
   bool pipeline = false;
   for (const auto& bench : report.at("benchmarks")) {
     const std::string name = bench.at("name");
     if (contains(name, "host/decode/")) {
-      decode = true;
+      page_offsets.insert(bench.at("output_page_offset").get<double>());
+      EXPECT_EQ(contains(name, "out=aligned64"), bench.at("output_page_offset") == 64) << name;
       EXPECT_GT(bench.at("tiles_per_s").get<double>(), 0) << bench.dump();
       EXPECT_GT(bench.at("decoded_MB_per_s").get<double>(), 0) << bench.dump();
       EXPECT_GT(bench.at("decode_us_per_tile").get<double>(), 0) << bench.dump();
@@ -220,7 +223,7 @@ TEST(DecodeCli, RunWritesDecodeCountersAndTheImageSet) {
           << bench.dump();
     }
   }
-  EXPECT_TRUE(decode) << report.dump(2);
+  EXPECT_EQ(page_offsets, (std::set<double>{16, 64})) << report.dump(2);
   EXPECT_TRUE(pipeline) << report.dump(2);
 }
 

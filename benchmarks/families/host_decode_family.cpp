@@ -1,7 +1,8 @@
 // host/decode: what decoding JPEG tiles with libjpeg-turbo costs a data loader's CPU (no GPU
 // needed): tiles/s and MB/s of decoded RGB pixels by host threads, by tile size, with the
-// accurate and the fast options. The images are the run's image set (--images DIR, else the
-// generated tiles); the decoded pixels are checked against a first, untimed decode.
+// accurate and the fast options, and (one thread) by where the decoded pixels land. The images are
+// the run's image set (--images DIR, else the generated tiles); the decoded pixels are checked
+// against a first, untimed decode.
 
 #include <fmt/format.h>
 
@@ -17,6 +18,7 @@
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/decode/decoded_pixels.hpp"
 #include "harness/decode/run_images.hpp"
 #include "harness/decode/team_decode.hpp"
 #include "harness/decode/tile_group.hpp"
@@ -27,20 +29,20 @@
 namespace h2d {
 namespace {
 
-void run_decode_case(TileGroup group, DecodeSpeed speed, std::size_t threads,
-                     benchmark::State& state) {
+void run_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement placement,
+                     std::size_t threads, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "image set and buffers");
   const std::shared_ptr<const ImageSet> set = run_image_set();
   const std::vector<const JpegImage*> images = group_images(*set, group);
   if (images.empty()) {
     throw std::runtime_error(fmt::format("the image set has no {} image", group.key()));
   }
-  std::vector<std::vector<std::uint8_t>> decoded;
+  std::vector<DecodedPixels> decoded;
   std::vector<std::uint8_t*> outputs;
   double rgb_bytes = 0;
   double jpeg_bytes = 0;
   for (const JpegImage* image : images) {
-    decoded.emplace_back(image->header.rgb_bytes());  // zeroed: first touch outside timing
+    decoded.emplace_back(image->header.rgb_bytes(), placement);
     outputs.push_back(decoded.back().data());
     rgb_bytes += static_cast<double>(image->header.rgb_bytes());
     jpeg_bytes += static_cast<double>(image->bytes.size());
@@ -88,17 +90,26 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (const TileGroup& group : tile_groups()) {
     for (DecodeSpeed speed : {DecodeSpeed::accurate, DecodeSpeed::fast}) {
-      for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
-        const std::string name = CaseName("host/decode")
-                                     .add("tiles", group.key())
-                                     .add("speed", std::string(to_string(speed)))
-                                     .add("threads", static_cast<long long>(threads))
-                                     .str();
-        cases.push_back(make_case(name,
-                                  {{"threads", static_cast<double>(threads)},
-                                   {"tile_width", static_cast<double>(group.width)},
-                                   {"tile_height", static_cast<double>(group.height)}},
-                                  run_decode_case, group, speed, threads));
+      for (OutputPlacement placement : {OutputPlacement::malloc, OutputPlacement::aligned64}) {
+        for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
+          // Where the pixels land is a property of one decode: one thread shows it.
+          if (placement != OutputPlacement::malloc && threads != 1) {
+            continue;
+          }
+          const std::string name = CaseName("host/decode")
+                                       .add("tiles", group.key())
+                                       .add("speed", std::string(to_string(speed)))
+                                       .add("out", std::string(to_string(placement)))
+                                       .add("threads", static_cast<long long>(threads))
+                                       .str();
+          cases.push_back(
+              make_case(name,
+                        {{"threads", static_cast<double>(threads)},
+                         {"tile_width", static_cast<double>(group.width)},
+                         {"tile_height", static_cast<double>(group.height)},
+                         {"output_page_offset", static_cast<double>(page_offset(placement))}},
+                        run_decode_case, group, speed, placement, threads));
+        }
       }
     }
   }
@@ -107,7 +118,8 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
 
 [[maybe_unused]] const bool registered = register_family({
     "host/decode",
-    "JPEG decode with libjpeg-turbo by tile size, accurate vs fast options and threads (no GPU)",
+    "JPEG decode with libjpeg-turbo by tile size, accurate vs fast options, output placement and "
+    "threads (no GPU)",
     /*needs_gpu=*/false,
     decode_cases,
 });

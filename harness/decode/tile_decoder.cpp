@@ -18,19 +18,32 @@ std::vector<const JpegImage*> tile_images(const ImageSet& set, std::size_t tile)
   return chosen;
 }
 
-TileDecoder::TileDecoder(std::shared_ptr<const ImageSet> images, std::size_t tile)
-    : set_(std::move(images)), tile_(tile), params_(make_normalize_params(imagenet_stats())) {
-  if (!set_ || set_->images.empty()) {
+namespace {
+
+const ImageSet& usable(const std::shared_ptr<const ImageSet>& set) {
+  if (!set || set->images.empty()) {
     throw std::invalid_argument("decode=cpu needs an image set with at least one image");
   }
-  chosen_ = tile_images(*set_, tile);
+  return *set;
+}
+
+std::size_t largest_rgb_bytes(const std::vector<const JpegImage*>& images) {
   std::size_t largest = 0;
-  for (const JpegImage* image : chosen_) {
+  for (const JpegImage* image : images) {
     largest = std::max(largest, image->header.rgb_bytes());
   }
-  rgb_.resize(largest);
-  crop_.resize(tile * tile * 3);
+  return largest;
 }
+
+}  // namespace
+
+TileDecoder::TileDecoder(std::shared_ptr<const ImageSet> images, std::size_t tile)
+    : set_(std::move(images)),
+      chosen_(tile_images(usable(set_), tile)),
+      tile_(tile),
+      params_(make_normalize_params(imagenet_stats())),
+      rgb_(largest_rgb_bytes(chosen_)),
+      crop_(tile * tile * 3) {}
 
 void TileDecoder::produce(std::byte* out, std::uint64_t id) {
   const JpegImage& image = *chosen_[id % chosen_.size()];
@@ -51,7 +64,7 @@ void TileDecoder::produce(std::byte* out, std::uint64_t id) {
     const std::size_t dst_x = (tile_ - cols) / 2;
     for (std::size_t y = 0; y < rows; ++y) {
       std::memcpy(&crop_[((dst_y + y) * tile_ + dst_x) * 3],
-                  &rgb_[((src_y + y) * header.width + src_x) * 3], cols * 3);
+                  rgb + ((src_y + y) * header.width + src_x) * 3, cols * 3);
     }
     rgb = crop_.data();
   }

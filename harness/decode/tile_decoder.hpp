@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "harness/decode/decoded_pixels.hpp"
 #include "harness/decode/image_set.hpp"
 #include "harness/decode/jpeg_decoder.hpp"
 #include "harness/host/normalize_params.hpp"
@@ -34,7 +35,7 @@ class TileDecoder {
   std::size_t tile_;
   JpegDecoder decoder_;
   NormalizeParams params_;
-  std::vector<std::uint8_t> rgb_;
+  DecodedPixels rgb_;  // placed as a large malloc block is: a worker's decode output
   std::vector<std::uint8_t> crop_;
 };
 
