@@ -33,6 +33,7 @@
 #include "harness/cuda/nvjpeg/gpu_jpeg_decoder.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
+#include "harness/decode/decoded_pixels.hpp"
 #include "harness/decode/jpeg_decoder.hpp"
 #include "harness/decode/level_difference.hpp"
 #include "harness/decode/run_images.hpp"
@@ -121,10 +122,9 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state) {
   const std::vector<std::uint8_t> reference = turbojpeg_pixels(images);
   HostBuffer staging(HostKind::pinned, bus_bytes);
   std::memset(staging.data(), 0, bus_bytes);
-  std::vector<std::uint8_t> decoded;  // a loader's decoded images, in pageable memory
-  if (c.route == Route::cpu_float32) {
-    decoded.resize(pixel_bytes);
-  }
+  // A loader's decoded images, in pageable memory placed as a large malloc block (host/decode's
+  // out=malloc). The cpu/gpu route decodes straight into the pinned staging buffer instead.
+  DecodedPixels decoded(c.route == Route::cpu_float32 ? pixel_bytes : 0);
   DeviceBuffer device_pixels;
   if (c.route != Route::cpu_float32) {
     device_pixels = DeviceBuffer(c.device, pixel_bytes);
