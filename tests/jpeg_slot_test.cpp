@@ -120,9 +120,13 @@ TEST(JpegSlot, EveryBatchOfAGeneratedSetFitsItsSlot) {
   config.tile = 64;
   config.batch_size = 5;
   EXPECT_THROW(jpeg_slot_layout(config), std::invalid_argument) << "no image set yet";
+  EXPECT_THROW(jpeg_slot_images(config), std::invalid_argument) << "no image set yet";
   config.images = std::make_shared<const ImageSet>(generate_image_set({{64}, 7, 90, 3}));
   const JpegSlotLayout layout = jpeg_slot_layout(config);
   EXPECT_EQ(host_slot_bytes(config), layout.bytes());
+  const JpegSlotLayout from_images = jpeg_slot_layout(jpeg_slot_images(config), 5);
+  EXPECT_EQ(from_images.capacity, layout.capacity);
+  EXPECT_EQ(from_images.bytes(), layout.bytes());
   std::vector<const JpegImage*> images;
   for (const JpegImage& image : config.images->images) {
     images.push_back(&image);

@@ -62,8 +62,8 @@ class EpochRun {
         audit_(config.batches, ids_),
         meter_(config.workers) {
     if (config.decode == DecodeMode::gpu) {
-      jpeg_layout_ = jpeg_slot_layout(config);
-      jpeg_images_ = tile_images(*config.images, config.tile);
+      jpeg_images_ = jpeg_slot_images(config);
+      jpeg_layout_ = jpeg_slot_layout(jpeg_images_, config.batch_size);
     }
     const auto engine_fence = [this](std::size_t slot) {
       return engine_.wait_slot_free(slot, cancel_);

@@ -93,14 +93,22 @@ std::size_t largest_batch_jpeg_bytes(const std::vector<const JpegImage*>& images
   return (batch_size / n) * all + heaviest;
 }
 
-JpegSlotLayout jpeg_slot_layout(const PipelineConfig& config) {
+std::vector<const JpegImage*> jpeg_slot_images(const PipelineConfig& config) {
   if (!config.images) {
     throw std::invalid_argument("decode=gpu: the pipeline configuration has no image set");
   }
+  return tile_images(*config.images, config.tile);
+}
+
+JpegSlotLayout jpeg_slot_layout(const PipelineConfig& config) {
+  return jpeg_slot_layout(jpeg_slot_images(config), config.batch_size);
+}
+
+JpegSlotLayout jpeg_slot_layout(const std::vector<const JpegImage*>& images,
+                                std::size_t batch_size) {
   JpegSlotLayout layout;
-  layout.batch_size = config.batch_size;
-  layout.capacity =
-      largest_batch_jpeg_bytes(tile_images(*config.images, config.tile), config.batch_size);
+  layout.batch_size = batch_size;
+  layout.capacity = largest_batch_jpeg_bytes(images, batch_size);
   return layout;
 }
 

@@ -67,9 +67,16 @@ JpegSlotEntry read_jpeg_entry(const std::byte* slot, const JpegSlotLayout& layou
 std::size_t largest_batch_jpeg_bytes(const std::vector<const JpegImage*>& images,
                                      std::size_t batch_size);
 
+// The images a decode=gpu config's samples come from (tile_images of its set and tile). Throws
+// std::invalid_argument when the config has no image set.
+std::vector<const JpegImage*> jpeg_slot_images(const PipelineConfig& config);
+
 // The slot a decode=gpu config needs: sized from its image set (config.images) and tile. Throws
 // std::invalid_argument when the config has no image set.
 JpegSlotLayout jpeg_slot_layout(const PipelineConfig& config);
+// The same from jpeg_slot_images, for a caller that has them.
+JpegSlotLayout jpeg_slot_layout(const std::vector<const JpegImage*>& images,
+                                std::size_t batch_size);
 
 // The bytes of one host slot of `config`: BatchLayout::host_bytes(), or with decode=gpu the JPEG
 // slot.
