@@ -65,7 +65,8 @@ class GpuJpegDecoder {
   // width * height * 3 bytes each, in `layout`): one nvjpegDecodeBatched call. The host returns
   // once the work is enqueued; for the hybrid backends that includes the Huffman decode on the CPU.
   // Throws std::invalid_argument when the lists differ in length or are empty, CaseSkipped when
-  // the backend cannot decode one of the images (nvjpegDecodeBatchedSupported).
+  // the backend cannot decode one of the images (nvJPEG answers NVJPEG_STATUS_JPEG_NOT_SUPPORTED:
+  // the hardware backend decodes baseline JPEG only).
   void decode(const std::vector<JpegBytes>& images, const std::vector<std::byte*>& outputs,
               RgbLayout layout, cudaStream_t stream);
 

@@ -142,6 +142,16 @@ void GpuJpegDecoder::decode(const std::vector<JpegBytes>& images,
                                                     lengths.data(), destinations.data(), stream);
   if (status != NVJPEG_STATUS_SUCCESS) {
     state_->batch = 0;  // "also use to reset failed batches": initialize again next time
+    if (status == NVJPEG_STATUS_JPEG_NOT_SUPPORTED) {
+      // Valid JPEGs this backend does not take (the JPEG engine decodes baseline JPEG only: a
+      // user's progressive photos): a case that cannot run here, not a failure.
+      throw CaseSkipped(fmt::format(
+          "nvJPEG's {} backend cannot decode an image of this batch (nvjpegDecodeBatched: "
+          "NVJPEG_STATUS_JPEG_NOT_SUPPORTED){}",
+          to_string(backend_),
+          backend_ == JpegBackend::hardware ? "; the JPEG engine decodes baseline JPEGs only"
+                                            : ""));
+    }
     check(status, "nvjpegDecodeBatched");
   }
 }
