@@ -52,8 +52,8 @@ struct JpegBytes {
 // need it are reported as skipped and the run goes on.
 class GpuJpegDecoder {
  public:
-  // Throws CaseSkipped when this build has no nvJPEG or this GPU lacks the backend (hardware on a
-  // GPU without the JPEG engine), std::runtime_error naming the nvJPEG call on other failures.
+  // Throws CaseSkipped when this build has no nvJPEG or the hardware backend cannot be set up on
+  // this GPU (no JPEG engine), std::runtime_error naming the nvJPEG call on other failures.
   GpuJpegDecoder(int device, JpegBackend backend);
   GpuJpegDecoder(GpuJpegDecoder&& other) noexcept;
   GpuJpegDecoder& operator=(GpuJpegDecoder&& other) noexcept;
@@ -66,7 +66,7 @@ class GpuJpegDecoder {
   // once the work is enqueued; for the hybrid backends that includes the Huffman decode on the CPU.
   // Throws std::invalid_argument when the lists differ in length or are empty, CaseSkipped when
   // the backend cannot decode one of the images (nvJPEG answers NVJPEG_STATUS_JPEG_NOT_SUPPORTED:
-  // the hardware backend decodes baseline JPEG only).
+  // the hardware backend decodes baseline JPEG only), std::logic_error on a moved-from decoder.
   void decode(const std::vector<JpegBytes>& images, const std::vector<std::byte*>& outputs,
               RgbLayout layout, cudaStream_t stream);
 
