@@ -1,11 +1,13 @@
 """The figures, one function each: reports in, a matplotlib Figure out, or Skip with the reason
 when the reports hold nothing for it."""
 
+import statistics
 from collections import OrderedDict
 
-from drawing import (MARKERS, MAX_BARS, MAX_PANELS, MAX_SERIES, STYLES, Palette, Skip, all_cases, count_axis, draw_ceilings,
-                     draw_lines, finish, in_family, machines_title, new_figure, size_axis)
-from report_reading import primary_metric
+from drawing import (BAR_INCHES, MARKERS, MAX_PANELS, MAX_SERIES, STYLES, BarLayout, Palette, Skip,
+                     all_cases, constant_keys, count_axis, draw_bars, draw_ceilings, draw_lines,
+                     finish, in_family, new_figure, size_axis)
+from report_reading import axis_roles, primary_metric, unit_of
 
 
 def fig_bandwidth_vs_size(reports):
@@ -19,8 +21,7 @@ def fig_bandwidth_vs_size(reports):
     for ax, direction in zip(axes, dirs):
         draw_lines(ax, reports, lambda c, d=direction: select(c) and c.params.get("dir") == d,
                    "bytes", {"dir", "bytes"}, "GB_per_s", palette)
-        if direction == "h2d":
-            draw_ceilings(ax, reports)
+        draw_ceilings(ax, reports)  # per direction: the same ceiling both ways
         size_axis(ax)
         finish(ax, f"direction {direction}", "GB/s (decimal)")
     return fig
@@ -78,125 +79,138 @@ def _largest_size_only(cases):
     return lambda case: case.number("bytes") in (None, largest)
 
 
-def _sweep_figure(reports, key_names, title, xlabel, skip_note, exclude_extra=(),
-                  extra_metric_hint=None, ideal=False):
-    """One panel per family of the cases that have a numeric parameter among key_names."""
-    def key_of(case):
-        for key in key_names:
-            if case.number(key) is not None and key in case.params:
-                return key
-        return None
-
-    cases = all_cases(reports, lambda c: key_of(c) is not None)
+def _bar_panels(reports, families, skip_note):
+    """(family, panel key=value pairs) -> its cases: one panel per workload, as the family's
+    roles say (report_reading.axis_roles)."""
+    cases = all_cases(reports, in_family(*families))
     if not cases:
         raise Skip(skip_note)
-    members_of = OrderedDict()  # one pass: 100k families must not be 100k scans
+    panels = OrderedDict()
     for case in cases:
-        members_of.setdefault(case.family, []).append(case)
-    if len(members_of) > MAX_PANELS:
-        raise Skip(f"{len(members_of)} families, more than the {MAX_PANELS} panels a figure "
-                   "shows; filter the reports")
+        panel_keys, _series = axis_roles(case.family)
+        where = tuple((key, case.params.get(key)) for key in panel_keys)
+        panels.setdefault((case.family, where), []).append(case)
+    if len(panels) > MAX_PANELS:
+        raise Skip(f"{len(panels)} panels, more than the {MAX_PANELS} a figure shows; filter "
+                   "the reports")
+    return panels
+
+
+def _bar_figure(reports, families, title, skip_note, extra_metrics=(), reference=None):
+    """Grouped bars, one panel per workload and metric: the family's primary metric, then each
+    of extra_metrics it has. reference: (counter, label) drawn as a dashed line where present,
+    e.g. the pinned copy a staging strategy is measured against. The link ceiling goes on every
+    GB/s panel of a family that crosses the link."""
     panels = []
-    for family, members in members_of.items():
-        metric, unit, _higher = primary_metric(members)
-        panels.append((family, metric, unit))
-        if extra_metric_hint:
-            extras = sorted({m for c in members for m in c.values if extra_metric_hint in m})
-            panels.extend((family, extra, extra) for extra in extras)
-    fig, axes = new_figure(len(panels), title, reports)
+    for (family, where), members in _bar_panels(reports, families, skip_note).items():
+        panel_keys, series_keys = axis_roles(family)
+        present = {m for c in members for m in c.values}
+        metrics = [primary_metric(members)[0]] + [m for m in extra_metrics if m in present]
+        select = lambda c, f=family, w=where: c.family == f and all(  # noqa: E731
+            c.params.get(k) == v for k, v in w)
+        heading = " ".join([family] + [f"{k}={v}" for k, v in where])
+        constant = constant_keys(members, set(panel_keys) | set(series_keys))
+        for metric in metrics:
+            layout = BarLayout(reports, select, series_keys, metric, skip=panel_keys)
+            if layout.categories:
+                panels.append((family, members, heading, constant, layout))
+    if not panels:
+        raise Skip(skip_note)
+    fig, axes = new_figure(len(panels), title, reports,
+                           heights=[1.0 + BAR_INCHES * p[-1].bars() for p in panels])
     palette = Palette()
-    for ax, (family, metric, unit) in zip(axes, panels):
-        members = members_of[family]
-        largest = _largest_size_only(members)
-        key = key_of(members[0])
-        select = lambda c, f=family, l=largest: c.family == f and key_of(c) and l(c)  # noqa: E731
-        draw_lines(ax, reports, select, key, {key, "bytes", *exclude_extra}, metric, palette)
-        if ideal:
-            _draw_ideal(ax, reports, select, key, metric)
-        count_axis(ax, xlabel)
-        sizes = {c.params.get("bytes") for c in members if largest(c) and "bytes" in c.params}
-        at = f" at {sizes.pop()}" if len(sizes) == 1 else ""
-        finish(ax, f"{family}: {metric}{at}", unit)
+    for ax, (family, members, heading, constant, layout) in zip(axes, panels):
+        draw_bars(ax, layout, palette)
+        if layout.metric == "GB_per_s" and family.startswith("h2d/"):
+            draw_ceilings(ax, reports, across_bars=True)
+        if reference:
+            _draw_reference(ax, members, layout.metric, *reference)
+        title_text = f"{heading}: {layout.metric}" + (f"\n{constant}" if constant else "")
+        finish(ax, title_text, xlabel=unit_of(layout.metric))
     return fig
 
 
-def _draw_ideal(ax, reports, select, key, metric):
+def _draw_reference(ax, members, metric, counter, label):
+    """A dashed line at the median of a reference counter (in the panel's metric's unit)."""
+    values = [c.median(counter) for c in members if c.median(counter) is not None]
+    if values and metric == "GB_per_s":
+        value = statistics.median(values)
+        ax.axvline(value, color="tab:green", linestyle="--", linewidth=1,
+                   label=f"{label}: {value:.1f} GB/s")
+
+
+def fig_streams_overlap(reports):
+    return _bar_figure(reports, ["h2d/streams"], "Streams: bandwidth and overlap by work",
+                       "no h2d/streams cases (that family needs a GPU)",
+                       extra_metrics=("overlap_pct",))
+
+
+def fig_batch_sweep(reports):
+    return _bar_figure(reports, ["h2d/batch"], "ML batches by layout, pin policy and batch size",
+                       "no h2d/batch cases (that family needs a GPU)")
+
+
+def fig_staging_vs_pinned(reports):
+    return _bar_figure(reports, ["h2d/staging"],
+                       "Staging vs pinned: moving a pageable source, by strategy",
+                       "no h2d/staging cases (that family needs a GPU)",
+                       reference=("pinned_GB_per_s", "pinned copy, same size"))
+
+
+def fig_decode(reports):
+    return _bar_figure(reports, ["h2d/decode"], "JPEG batch to float32 on the device, by route",
+                       "no h2d/decode cases (that family needs a GPU)")
+
+
+def fig_pipeline_throughput(reports):
+    return _bar_figure(reports, ["pipeline", "host/pipeline"], "Data-loader pipeline throughput",
+                       "no pipeline/* or host/pipeline cases")
+
+
+def _gpu_count(case):
+    """How many GPUs a multi case ran on: its k counter, else the ordinals of gpus=0,1,2."""
+    counted = case.median("k")
+    if counted is not None:
+        return counted
+    ordinals = (case.params.get("gpus") or "").split(",")
+    return float(len(ordinals)) if all(o.isdigit() for o in ordinals) else None
+
+
+def fig_multi_gpu_scaling(reports):
+    cases = all_cases(reports, lambda c: c.family.startswith("multi/") and
+                      _gpu_count(c) is not None)
+    counts = {_gpu_count(c) for c in cases}
+    if len(counts) < 2:
+        raise Skip(f"multi-GPU scaling needs cases on 2 or more GPU counts; these reports have "
+                   f"{len(counts)} (multi-GPU families need 2+ GPUs)")
+    members_of = OrderedDict()
+    for case in cases:
+        members_of.setdefault(case.family, []).append(case)
+    fig, axes = new_figure(len(members_of), "Multi-GPU scaling", reports)
+    palette = Palette()
+    for ax, (family, members) in zip(axes, members_of.items()):
+        metric, unit, _higher = primary_metric(members)
+        largest = _largest_size_only(members)
+        select = lambda c, f=family, l=largest: c.family == f and l(c) and \
+            _gpu_count(c) is not None  # noqa: E731
+        draw_lines(ax, reports, select, "gpus", {"gpus", "bytes"}, metric, palette,
+                   x_of=_gpu_count)
+        _draw_ideal(ax, reports, select, metric)
+        count_axis(ax, "GPUs used at once")
+        finish(ax, f"{family}: {metric}", unit)
+    return fig
+
+
+def _draw_ideal(ax, reports, select, metric):
     """Linear scaling from the smallest count, for multi-GPU figures."""
     for report in reports[:1]:
-        points = sorted((c.number(key), c.median(metric)) for c in report.family_cases(select)
+        points = sorted((_gpu_count(c), c.median(metric)) for c in report.family_cases(select)
                         if c.median(metric) is not None)
-        points = [p for p in points if p[0] is not None]
-        if len(points) >= 2 and points[0][0] > 0:  # gpus=0 has no linear scaling to draw
+        if len(points) >= 2 and points[0][0] > 0:  # k=0 has no linear scaling to draw
             x0, y0 = points[0]
             xs = sorted({p[0] for p in points})
             ax.plot(xs, [y0 * x / x0 for x in xs], color="gray", linestyle=":",
                     label="ideal linear scaling")
-
-
-def fig_streams_overlap(reports):
-    return _sweep_figure(reports, ["streams"], "Streams and overlap", "streams",
-                         "no case has a streams=N parameter", extra_metric_hint="overlap")
-
-
-def fig_batch_sweep(reports):
-    return _sweep_figure(reports, ["batch", "batch_size"],
-                         "Batch-size sweep by layout and pin policy", "batch size (samples)",
-                         "no case has a batch=N parameter")
-
-
-def fig_multi_gpu_scaling(reports):
-    return _sweep_figure(reports, ["gpus"], "Multi-GPU scaling", "GPUs used at once",
-                         "no case has a gpus=N parameter (multi-GPU families need 2+ GPUs)",
-                         ideal=True)
-
-
-def fig_staging_vs_pinned(reports):
-    select = lambda c: "strategy" in c.params and c.number("bytes") is not None  # noqa: E731
-    cases = all_cases(reports, select)
-    if not cases:
-        raise Skip("no case has strategy= and bytes= parameters")
-    families = list(OrderedDict.fromkeys(c.family for c in cases))
-    fig, axes = new_figure(len(families), "Staging vs pinned: transfer strategies by size",
-                           reports)
-    palette = Palette()
-    for ax, family in zip(axes, families):
-        members = [c for c in cases if c.family == family]
-        metric, unit, _ = primary_metric(members)
-        draw_lines(ax, reports, lambda c, f=family: select(c) and c.family == f, "bytes",
-                   {"bytes"}, metric, palette)
-        if metric == "GB_per_s":
-            draw_ceilings(ax, reports)
-        size_axis(ax)
-        finish(ax, family, unit)
-    return fig
-
-
-def fig_pipeline_throughput(reports):
-    select = in_family("pipeline")
-    cases = all_cases(reports, select)
-    if not cases:
-        raise Skip("no pipeline/* cases (those families need a GPU)")
-    metric, unit, _ = primary_metric(cases)
-    names = list(OrderedDict.fromkeys(c.name for c in cases))
-    if len(names) > MAX_BARS:
-        raise Skip(f"{len(names)} pipeline cases, more than the {MAX_BARS} bars it shows; filter "
-                   "the reports")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.35 * len(names) * max(1, len(reports))))
-    fig.suptitle(f"Data-loader pipeline throughput\n{machines_title(reports)}", fontsize=11)
-    height = 0.8 / len(reports)
-    for index, report in enumerate(reports):
-        values = {c.name: c.median(metric) for c in report.family_cases(select)}
-        ys = [i + index * height for i in range(len(names))]
-        label = report.label if len(reports) > 1 else metric
-        ax.barh(ys, [values.get(n) or 0 for n in names], height=height, label=label)
-    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(names))])
-    ax.set_yticklabels(names, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel(unit)
-    ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(fontsize=7)
-    return fig
 
 
 def fig_host_memcpy_threads(reports):
@@ -233,6 +247,7 @@ FIGURES = OrderedDict([
     ("streams_overlap", fig_streams_overlap),
     ("batch_sweep", fig_batch_sweep),
     ("staging_vs_pinned", fig_staging_vs_pinned),
+    ("decode", fig_decode),
     ("pipeline_throughput", fig_pipeline_throughput),
     ("multi_gpu_scaling", fig_multi_gpu_scaling),
     ("host_memcpy_threads", fig_host_memcpy_threads),

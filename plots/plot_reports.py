@@ -24,6 +24,8 @@ from report_reading import ReportError, load_report
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
+DPI = 100  # sharp on a screen, small enough to commit (docs/img)
+TITLE_INCHES = 0.4
 
 
 def build_figures(reports):
@@ -37,7 +39,8 @@ def build_figures(reports):
                 # matplotlib's warnings about degenerate axes: the note below says it once.
                 warnings.simplefilter("ignore")
                 fig = draw(reports)
-                fig.tight_layout()
+                # The two-line title keeps its inches at the top, whatever the figure's height.
+                fig.tight_layout(rect=(0, 0, 1, 1 - TITLE_INCHES / fig.get_figheight()))
         except Skip as why:
             notes.append(f"skipped {name}: {why}")
         except _layout_errors() as error:
@@ -74,7 +77,7 @@ def _save(fig, name, out_dir, formats):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fig.savefig(path, dpi=120)
+                fig.savefig(path, dpi=DPI, bbox_inches="tight")
         except OSError as error:
             raise ReportError(f"-o '{out_dir}': cannot write {path}: {error.strerror}") from None
         except _layout_errors() as error:

@@ -35,10 +35,25 @@ _UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40
 # GB's bookkeeping numbers are not measurements.
 _BOOKKEEPING = {"family_index", "per_family_instance_index", "repetition_index", "repetitions",
                 "iterations"}
-# family prefix -> primary metric; the same table as harness/report/primary_metric.cpp.
-_PRIMARY = [("pipeline/", "samples_per_s"), ("h2d/", "GB_per_s"), ("d2h/", "GB_per_s"),
-            ("host/", "GB_per_s"), ("batch/", "GB_per_s")]
-_UNIT_OF = {"GB_per_s": "GB/s (decimal)", "samples_per_s": "samples/s", "real_time": "µs"}
+# family prefix -> primary metric, first match wins: a copy of harness/report/primary_metric.cpp's
+# table (all 8 entries), until reports carry it (issue 31).
+_PRIMARY = [("pipeline/", "samples_per_s"), ("host/pipeline/", "samples_per_s"),
+            ("host/decode/", "tiles_per_s"), ("h2d/decode/", "samples_per_s"),
+            ("h2d/", "GB_per_s"), ("d2h/", "GB_per_s"), ("host/", "GB_per_s"),
+            ("batch/", "GB_per_s")]
+_UNIT_OF = {"GB_per_s": "GB/s (decimal)", "samples_per_s": "samples/s", "tiles_per_s": "tiles/s",
+            "overlap_pct": "% of serial time saved", "real_time": "µs"}
+# family -> (panel keys, series keys) of its names, for the bar figures: one panel per value of
+# the panel keys (the workload a reader compares within), one colour per value of the series keys
+# (the strategies compared); every other key that varies labels a group of bars. The only place
+# the plots keep roles of axes, until reports carry them (issue 31).
+_ROLES = {
+    "h2d/batch": (("task",), ("pin",)),
+    "h2d/streams": ((), ("streams",)),
+    "h2d/staging": (("bytes",), ()),
+    "h2d/decode": (("tiles",), ("decode", "normalize")),
+    "host/pipeline": (("loop",), ()),
+}
 
 
 def parse_size(text):
@@ -330,8 +345,17 @@ def primary_metric(cases):
     present = {m for c in cases for m in c.values}
     for prefix, metric in _PRIMARY:
         if (family + "/").startswith(prefix) and metric in present:
-            return metric, _UNIT_OF.get(metric, metric), True
+            return metric, unit_of(metric), True
     for metric in ("GB_per_s", "samples_per_s"):
         if metric in present:
-            return metric, _UNIT_OF[metric], True
-    return "real_time", _UNIT_OF["real_time"], False
+            return metric, unit_of(metric), True
+    return "real_time", unit_of("real_time"), False
+
+
+def axis_roles(family):
+    """(panel keys, series keys) of a family's names; none for a family the table lacks."""
+    return _ROLES.get(family, ((), ()))
+
+
+def unit_of(metric):
+    return _UNIT_OF.get(metric, metric)

@@ -38,10 +38,18 @@ h2d_preset() {
 # and CCACHE_NOHASHDIR keeps the build folder out of the key of objects with debug info (the
 # sanitizer presets), so a fresh clone reuses what another clone on the same machine compiled.
 # (Their debug info then names the folder of the clone that compiled them first.)
-if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
-  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$h2d_root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
-fi
+# CMake takes the launcher from the environment at any configure whose cache has none yet, so
+# it must be decided before a build folder's first configure: a launcher that appears later
+# changes every compile command, and everything is compiled again. h2d_prepare decides again
+# after installing the packages (ccache among them); a launcher set to '' keeps ccache out.
+h2d_use_ccache() {
+  if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER+set}" ]; then
+    export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$h2d_root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+  fi
+}
+# For the scripts that only source this file (scripts/ci/*) and build on an installed machine.
+h2d_use_ccache
 
 # Configures and builds, saying what it does: the first configure checks the CUDA compiler and
 # takes a while; ninja then numbers the build steps it runs ([done/total]).
@@ -55,15 +63,47 @@ h2d_build() {
     what="${*:2}"
   fi
   echo "h2dbench: configuring build/$preset (cmake --preset $preset)"
-  cmake --preset "$preset" ${h2d_configure_args[@]+"${h2d_configure_args[@]}"} >/dev/null ||
-    { echo "h2dbench: cmake configure failed (preset $preset)" >&2; exit 2; }
+  h2d_configure "$preset"
+  h2d_nvjpeg "$preset"
   echo "h2dbench: building $what in build/$preset"
   cmake --build --preset "$preset" "$@" || { echo "h2dbench: build failed (preset $preset)" >&2; exit 2; }
 }
 
-# What every script does before it builds: the packages, then the toolkit.
+# cmake --preset PRESET; its output goes to build/PRESET/configure.log (errors still show).
+h2d_configure() {
+  local preset=$1
+  mkdir -p "build/$preset"
+  # shellcheck disable=SC2154 # h2d_configure_args is the caller's (see h2d_build)
+  cmake --preset "$preset" ${h2d_configure_args[@]+"${h2d_configure_args[@]}"} >"build/$preset/configure.log" ||
+    { echo "h2dbench: cmake configure failed (preset $preset; its output: build/$preset/configure.log)" >&2; exit 2; }
+}
+
+# The build decides whether nvJPEG is there (CMakeLists.txt writes build/PRESET/nvjpeg-status.txt:
+# toolkit, wheel, library, simulated or none, then the library or the reason). Where it found
+# none, scripts/install-nvjpeg gets the wheel for the toolkit CMake used and the folder is
+# configured once more; then CMake's own nvJPEG line is said, once.
+h2d_nvjpeg() {
+  local preset=$1 nvcc root
+  local status=build/$preset/nvjpeg-status.txt log=build/$preset/configure.log
+  local cache=build/$preset/CMakeCache.txt
+  [ -f "$status" ] || return 0
+  if [ "$(cut -d' ' -f1 "$status")" = none ]; then
+    # The toolkit and the wheel folder this build uses, not whatever PATH says.
+    nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$cache" 2>/dev/null || true)
+    root=$(sed -n 's/^H2D_NVJPEG_ROOT:[A-Z]*=//p' "$cache" 2>/dev/null || true)
+    if H2D_NVJPEG_ROOT=${root:-${H2D_NVJPEG_ROOT:-}} "$h2d_root/scripts/install-nvjpeg" ${nvcc:+--nvcc "$nvcc"}; then
+      echo "h2dbench: configuring build/$preset again (nvJPEG)"
+      h2d_configure "$preset"
+    fi
+  fi
+  sed -n 's/^-- nvJPEG: /h2dbench: nvJPEG: /p' "$log" | head -1
+}
+
+# What every script does before it builds: the packages, then the compiler launcher (ccache may
+# have just been installed), then the toolkit.
 h2d_prepare() {
   "$h2d_root/scripts/install-deps"
+  h2d_use_ccache
   h2d_find_nvcc
 }
 

@@ -12,7 +12,7 @@ namespace h2d {
 namespace {
 
 // Odd sizes, so alignment padding shows: image 3*5*7*4 = 420 bytes, mask 35, ids 24.
-const SampleShape kSmall{3, 5, 7};
+const SampleShape kPlanShape{3, 5, 7};
 const std::vector<Member> kTrain = sent_members(BatchTask::train);
 
 TEST(BatchPlan, MemberBytesFollowTheSampleShape) {
@@ -21,7 +21,7 @@ TEST(BatchPlan, MemberBytesFollowTheSampleShape) {
   EXPECT_EQ(member_bytes(tile, Member::image), 3u * 512 * 512 * 4);
   EXPECT_EQ(member_bytes(tile, Member::mask), 512u * 512);
   EXPECT_EQ(member_bytes(tile, Member::ids), 24u);
-  EXPECT_EQ(member_bytes(kSmall, Member::image), 420u);
+  EXPECT_EQ(member_bytes(kPlanShape, Member::image), 420u);
 }
 
 TEST(BatchPlan, TrainSendsEverythingPredictSendsImages) {
@@ -48,7 +48,7 @@ TEST(BatchPlan, AlignUp) {
 }
 
 TEST(BatchPlan, SingleLayoutIsOneBufferWithAlignedMembers) {
-  const LayoutPlan plan = plan_layout(BatchLayout::single, kSmall, kTrain, 2);
+  const LayoutPlan plan = plan_layout(BatchLayout::single, kPlanShape, kTrain, 2);
   ASSERT_EQ(plan.buffers.size(), 1u);
   const auto& pieces = plan.buffers[0].pieces;
   ASSERT_EQ(pieces.size(), 3u);
@@ -63,7 +63,7 @@ TEST(BatchPlan, SingleLayoutIsOneBufferWithAlignedMembers) {
 }
 
 TEST(BatchPlan, TupleLayoutIsOneBufferPerMember) {
-  const LayoutPlan plan = plan_layout(BatchLayout::tuple, kSmall, kTrain, 4);
+  const LayoutPlan plan = plan_layout(BatchLayout::tuple, kPlanShape, kTrain, 4);
   ASSERT_EQ(plan.buffers.size(), 3u);
   EXPECT_EQ(plan.buffers[0].bytes, 4 * 420u);
   EXPECT_EQ(plan.buffers[1].bytes, 4 * 35u);
@@ -72,7 +72,7 @@ TEST(BatchPlan, TupleLayoutIsOneBufferPerMember) {
 }
 
 TEST(BatchPlan, ListLayoutIsOneBufferPerMemberPerSampleInSampleOrder) {
-  const LayoutPlan plan = plan_layout(BatchLayout::list, kSmall, kTrain, 2);
+  const LayoutPlan plan = plan_layout(BatchLayout::list, kPlanShape, kTrain, 2);
   ASSERT_EQ(plan.buffers.size(), 6u);
   EXPECT_EQ(plan.buffers[3].pieces.at(0).member, Member::image);
   EXPECT_EQ(plan.buffers[3].pieces.at(0).first_sample, 1u);
@@ -82,7 +82,7 @@ TEST(BatchPlan, ListLayoutIsOneBufferPerMemberPerSampleInSampleOrder) {
 
 TEST(BatchPlan, PlacementsCoverEveryMemberOfEverySampleWithoutOverlap) {
   for (BatchLayout layout : all_batch_layouts()) {
-    const LayoutPlan plan = plan_layout(layout, kSmall, kTrain, 3);
+    const LayoutPlan plan = plan_layout(layout, kPlanShape, kTrain, 3);
     const std::vector<Placement> places = plan.placements();
     ASSERT_EQ(places.size(), 9u);
     // [begin, end) per buffer must not overlap and must lie inside the buffer.
@@ -90,7 +90,7 @@ TEST(BatchPlan, PlacementsCoverEveryMemberOfEverySampleWithoutOverlap) {
     for (std::size_t sample = 0; sample < 3; ++sample) {
       for (Member member : kTrain) {
         const Placement& place = places[plan.slot_of(member, sample)];
-        const std::size_t end = place.offset + member_bytes(kSmall, member);
+        const std::size_t end = place.offset + member_bytes(kPlanShape, member);
         ASSERT_LT(place.buffer, plan.buffers.size());
         EXPECT_LE(end, plan.buffers[place.buffer].bytes) << to_string(layout);
         for (const auto& [b, e] : used[place.buffer]) {
@@ -100,19 +100,19 @@ TEST(BatchPlan, PlacementsCoverEveryMemberOfEverySampleWithoutOverlap) {
       }
     }
   }
-  const LayoutPlan single = plan_layout(BatchLayout::single, kSmall, kTrain, 3);
+  const LayoutPlan single = plan_layout(BatchLayout::single, kPlanShape, kTrain, 3);
   const Placement mask2 = single.placements()[single.slot_of(Member::mask, 2)];
   EXPECT_EQ(mask2.buffer, 0u);
   EXPECT_EQ(mask2.offset, align_up(3 * 420, 256) + 2 * 35);
 }
 
 TEST(BatchPlan, PackingPlacesBuffersOnAlignedOffsets) {
-  const LayoutPlan tuple = plan_layout(BatchLayout::tuple, kSmall, kTrain, 2);
+  const LayoutPlan tuple = plan_layout(BatchLayout::tuple, kPlanShape, kTrain, 2);
   const PackPlan pack = plan_packing(tuple);
   EXPECT_EQ(pack.offsets, (std::vector<std::size_t>{0, 1024, 1280}));
   EXPECT_EQ(pack.bytes, 1328u);
 
-  const LayoutPlan list = plan_layout(BatchLayout::list, kSmall, kTrain, 16);
+  const LayoutPlan list = plan_layout(BatchLayout::list, kPlanShape, kTrain, 16);
   const PackPlan list_pack = plan_packing(list);
   ASSERT_EQ(list_pack.offsets.size(), 48u);
   for (std::size_t b = 0; b < list_pack.offsets.size(); ++b) {
@@ -126,14 +126,14 @@ TEST(BatchPlan, PackingPlacesBuffersOnAlignedOffsets) {
 }
 
 TEST(BatchPlan, PackedOffsetsAndStrides) {
-  const LayoutPlan tuple = plan_layout(BatchLayout::tuple, kSmall, kTrain, 4);
+  const LayoutPlan tuple = plan_layout(BatchLayout::tuple, kPlanShape, kTrain, 4);
   const PackPlan tuple_pack = plan_packing(tuple);
   EXPECT_EQ(packed_offset(tuple, tuple_pack, Member::image, 3), 3 * 420u);
   EXPECT_EQ(packed_offset(tuple, tuple_pack, Member::mask, 1), align_up(4 * 420, 256) + 35);
   EXPECT_EQ(packed_stride(tuple, tuple_pack, Member::image), 420u);
 
   // list: img0 @0, mask0 @512, ids0 @768, img1 @1024, ...
-  const LayoutPlan list = plan_layout(BatchLayout::list, kSmall, kTrain, 4);
+  const LayoutPlan list = plan_layout(BatchLayout::list, kPlanShape, kTrain, 4);
   const PackPlan list_pack = plan_packing(list);
   EXPECT_EQ(packed_offset(list, list_pack, Member::mask, 0), 512u);
   EXPECT_EQ(packed_offset(list, list_pack, Member::image, 1), 1024u);
@@ -141,15 +141,15 @@ TEST(BatchPlan, PackedOffsetsAndStrides) {
   EXPECT_EQ(packed_stride(list, list_pack, Member::ids), 1024u);
 
   const LayoutPlan predict =
-      plan_layout(BatchLayout::list, kSmall, sent_members(BatchTask::predict), 4);
+      plan_layout(BatchLayout::list, kPlanShape, sent_members(BatchTask::predict), 4);
   EXPECT_EQ(packed_stride(predict, plan_packing(predict), Member::image), 512u);
 
-  const LayoutPlan one = plan_layout(BatchLayout::list, kSmall, kTrain, 1);
+  const LayoutPlan one = plan_layout(BatchLayout::list, kPlanShape, kTrain, 1);
   EXPECT_EQ(packed_stride(one, plan_packing(one), Member::image), 420u);
 }
 
 TEST(BatchPlan, StrideRefusesNonUniformPlacement) {
-  const LayoutPlan list = plan_layout(BatchLayout::list, kSmall, kTrain, 4);
+  const LayoutPlan list = plan_layout(BatchLayout::list, kPlanShape, kTrain, 4);
   PackPlan pack = plan_packing(list);
   for (std::size_t b = 6; b < pack.offsets.size(); ++b) {
     pack.offsets[b] += 256;  // samples 2 and 3 one step further
@@ -158,12 +158,12 @@ TEST(BatchPlan, StrideRefusesNonUniformPlacement) {
 }
 
 TEST(BatchPlan, RejectsEmptyBatchesAndUnknownMembers) {
-  EXPECT_THROW(plan_layout(BatchLayout::tuple, kSmall, kTrain, 0), std::invalid_argument);
-  EXPECT_THROW(plan_layout(BatchLayout::tuple, kSmall, {}, 2), std::invalid_argument);
+  EXPECT_THROW(plan_layout(BatchLayout::tuple, kPlanShape, kTrain, 0), std::invalid_argument);
+  EXPECT_THROW(plan_layout(BatchLayout::tuple, kPlanShape, {}, 2), std::invalid_argument);
   EXPECT_THROW(plan_layout(BatchLayout::tuple, SampleShape{3, 0, 7}, kTrain, 2),
                std::invalid_argument);
   const LayoutPlan predict =
-      plan_layout(BatchLayout::tuple, kSmall, sent_members(BatchTask::predict), 2);
+      plan_layout(BatchLayout::tuple, kPlanShape, sent_members(BatchTask::predict), 2);
   EXPECT_THROW(predict.slot_of(Member::mask, 0), std::out_of_range);
   EXPECT_THROW(predict.slot_of(Member::image, 2), std::out_of_range);
 }

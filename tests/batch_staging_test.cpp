@@ -15,7 +15,7 @@
 namespace h2d {
 namespace {
 
-const SampleShape kSmall{3, 5, 7};  // image 420 bytes, mask 35, ids 24: padding shows
+const SampleShape kStagingShape{3, 5, 7};  // image 420 bytes, mask 35, ids 24: padding shows
 
 struct Combo {
   BatchTask task;
@@ -41,22 +41,22 @@ std::string describe(const Combo& c) {
 }
 
 TEST(SampleSet, EverySampleMemberHasItsOwnPattern) {
-  const SampleSet samples(kSmall, sent_members(BatchTask::train), 3, 7);
+  const SampleSet samples(kStagingShape, sent_members(BatchTask::train), 3, 7);
   for (std::size_t sample = 0; sample < 3; ++sample) {
     for (Member member : samples.members()) {
-      EXPECT_EQ(host_checksum(samples.data(member, sample), member_bytes(kSmall, member)),
+      EXPECT_EQ(host_checksum(samples.data(member, sample), member_bytes(kStagingShape, member)),
                 samples.checksum(member, sample));
     }
   }
   EXPECT_NE(samples.checksum(Member::image, 0), samples.checksum(Member::image, 1));
   EXPECT_THROW(samples.data(Member::image, 3), std::out_of_range);
-  const SampleSet images(kSmall, {Member::image}, 1, 7);
+  const SampleSet images(kStagingShape, {Member::image}, 1, 7);
   EXPECT_THROW(images.data(Member::mask, 0), std::out_of_range);
 }
 
 TEST(BatchStaging, CopiesMatchThePlan) {
   for (const Combo& c : all_combos()) {
-    const LayoutPlan layout = plan_layout(c.layout, kSmall, sent_members(c.task), 3);
+    const LayoutPlan layout = plan_layout(c.layout, kStagingShape, sent_members(c.task), 3);
     const TransferPlan transfer = plan_transfer(layout, c.policy);
     const BatchStaging staging(layout, transfer, HostKind::pageable);
     ASSERT_EQ(staging.slots(), transfer.slots) << describe(c);
@@ -79,9 +79,9 @@ TEST(BatchStaging, CopiesMatchThePlan) {
 
 TEST(BatchStaging, EveryPolicyDeliversEverySampleToItsPackedOffset) {
   for (const Combo& c : all_combos()) {
-    const LayoutPlan layout = plan_layout(c.layout, kSmall, sent_members(c.task), 3);
+    const LayoutPlan layout = plan_layout(c.layout, kStagingShape, sent_members(c.task), 3);
     const TransferPlan transfer = plan_transfer(layout, c.policy);
-    const SampleSet samples(kSmall, layout.members, 3, 11);
+    const SampleSet samples(kStagingShape, layout.members, 3, 11);
     BatchStaging staging(layout, transfer, HostKind::pageable);
     for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
       staging.prepare(samples, slot);
@@ -92,7 +92,7 @@ TEST(BatchStaging, EveryPolicyDeliversEverySampleToItsPackedOffset) {
       }
       for (std::size_t sample = 0; sample < 3; ++sample) {
         for (Member member : layout.members) {
-          const std::size_t bytes = member_bytes(kSmall, member);
+          const std::size_t bytes = member_bytes(kStagingShape, member);
           const std::size_t offset = packed_offset(layout, transfer.pack, member, sample);
           EXPECT_EQ(host_checksum(device.data() + offset, bytes), samples.checksum(member, sample))
               << describe(c) << " " << to_string(member) << " " << sample;
@@ -106,7 +106,7 @@ TEST(BatchStaging, EveryPolicyDeliversEverySampleToItsPackedOffset) {
 }
 
 TEST(BatchStaging, SlotsAreSeparateBlocks) {
-  const LayoutPlan layout = plan_layout(BatchLayout::tuple, kSmall, {Member::image}, 2);
+  const LayoutPlan layout = plan_layout(BatchLayout::tuple, kStagingShape, {Member::image}, 2);
   const BatchStaging staging(layout, plan_transfer(layout, PinPolicy::pinned_slots),
                              HostKind::pageable);
   ASSERT_EQ(staging.slots(), 2u);
@@ -115,9 +115,9 @@ TEST(BatchStaging, SlotsAreSeparateBlocks) {
 
 TEST(BatchStaging, PackedBlockHoldsTheBuffersAtTheirAlignedOffsets) {
   const LayoutPlan layout =
-      plan_layout(BatchLayout::tuple, kSmall, sent_members(BatchTask::train), 2);
+      plan_layout(BatchLayout::tuple, kStagingShape, sent_members(BatchTask::train), 2);
   const TransferPlan transfer = plan_transfer(layout, PinPolicy::packed);
-  const SampleSet samples(kSmall, layout.members, 2, 5);
+  const SampleSet samples(kStagingShape, layout.members, 2, 5);
   BatchStaging staging(layout, transfer, HostKind::pageable);
   staging.prepare(samples, 0);
   const std::byte* block = staging.copies(0).at(0).source;
@@ -127,10 +127,10 @@ TEST(BatchStaging, PackedBlockHoldsTheBuffersAtTheirAlignedOffsets) {
 }
 
 TEST(BatchStaging, RefusesSlotsItDoesNotHaveAndTooFewSamples) {
-  const LayoutPlan layout = plan_layout(BatchLayout::single, kSmall, {Member::image}, 2);
+  const LayoutPlan layout = plan_layout(BatchLayout::single, kStagingShape, {Member::image}, 2);
   BatchStaging staging(layout, plan_transfer(layout, PinPolicy::none), HostKind::pageable);
-  const SampleSet two(kSmall, {Member::image}, 2, 1);
-  const SampleSet one(kSmall, {Member::image}, 1, 1);
+  const SampleSet two(kStagingShape, {Member::image}, 2, 1);
+  const SampleSet one(kStagingShape, {Member::image}, 1, 1);
   EXPECT_THROW(staging.prepare(two, 1), std::out_of_range);
   EXPECT_THROW(staging.prepare(one, 0), std::out_of_range);
   EXPECT_NO_THROW(staging.prepare(two, 0));

@@ -174,7 +174,7 @@ TEST(CliRobustness, AFilterThatMatchesNothingLeavesNoFolderBehind) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
-nlohmann::json read_report(const std::string& path) {
+nlohmann::json read_report_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
 }
@@ -201,7 +201,7 @@ TEST(CliRobustness, DeviceMaxConnectionsIsSetAndRecorded) {
            {"CUDA_DEVICE_MAX_CONNECTIONS=4 ", "4"}}) {
     const auto result = run_process(environment + h2dbench() + " " + kOneCase + " --out " + out);
     ASSERT_EQ(result.exit_code, 0) << result.output;
-    EXPECT_EQ(read_report(out)["h2dbench"]["cuda"]["device_max_connections"], expected);
+    EXPECT_EQ(read_report_json(out)["h2dbench"]["cuda"]["device_max_connections"], expected);
   }
 }
 

@@ -120,7 +120,7 @@ TEST(GpuPipeline, GpuDecodeDeliversDecodedBatchesOrSkipsNamingNvjpeg) {
     const std::uint64_t ids = result.measured * run.batch_size * sizeof(std::uint64_t);
     EXPECT_GT(result.copied_bytes, ids);
     EXPECT_LE(result.copied_bytes, ids + result.measured * jpeg_slot_layout(run).capacity);
-    EXPECT_LT(result.copied_bytes, result.measured * BatchLayout(run).host_bytes() / 4);
+    EXPECT_LT(result.copied_bytes, result.measured * SlotLayout(run).host_bytes() / 4);
   }
 }
 

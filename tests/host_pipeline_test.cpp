@@ -80,7 +80,7 @@ TEST(HostPipeline, MeasuresTheWindowAfterWarmUp) {
   EXPECT_EQ(result.measured, 25u);
   EXPECT_EQ(result.host_wait_s.size(), 25u);
   EXPECT_GT(result.window_s, 0);
-  EXPECT_EQ(result.copied_bytes, 25u * BatchLayout(config).host_bytes());
+  EXPECT_EQ(result.copied_bytes, 25u * SlotLayout(config).host_bytes());
   EXPECT_GE(result.compute_s, 25 * 200e-6 * 0.99) << "the step time was not measured";
   EXPECT_GT(result.worker_busy_s, 0);
   EXPECT_EQ(result.verified, 8u);  // batches 0, 4, ..., 28
@@ -151,7 +151,7 @@ class LateCopyEngine final : public StepEngine {
     StepOutputs outputs;
     HostEvent done;
   };
-  const BatchLayout layout_;
+  const SlotLayout layout_;
   const std::chrono::milliseconds delay_;
   const bool honour_fences_;
   std::vector<const std::byte*> slots_;

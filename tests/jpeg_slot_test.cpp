@@ -144,7 +144,7 @@ TEST(JpegSlot, EveryBatchOfAGeneratedSetFitsItsSlot) {
   }
   EXPECT_EQ(tightest, 0u) << "the heaviest batch fills the slot exactly: no guessed margin";
   config.decode = DecodeMode::cpu;
-  EXPECT_EQ(host_slot_bytes(config), BatchLayout(config).host_bytes());
+  EXPECT_EQ(host_slot_bytes(config), SlotLayout(config).host_bytes());
 }
 
 TEST(JpegSlot, SweepsHoldDecodeGpuCasesOnTheGpuFamiliesOnly) {

@@ -12,10 +12,10 @@
 namespace h2d {
 namespace {
 
-const SampleShape kSmall{3, 5, 7};  // image 420 bytes, mask 35, ids 24
+const SampleShape kPinPolicyShape{3, 5, 7};  // image 420 bytes, mask 35, ids 24
 
 LayoutPlan train(BatchLayout layout, std::size_t batch) {
-  return plan_layout(layout, kSmall, sent_members(BatchTask::train), batch);
+  return plan_layout(layout, kPinPolicyShape, sent_members(BatchTask::train), batch);
 }
 
 TEST(PinPolicy, FrameworkPinsOnlyASingleTensor) {
@@ -92,7 +92,7 @@ TEST(PinPolicy, RedundantCasesAreNamed) {
   ASSERT_TRUE(redundant_case(single, PinPolicy::per_member));
   EXPECT_NE(redundant_case(single, PinPolicy::packed)->find("requested"), std::string::npos);
   const LayoutPlan predict_tuple =
-      plan_layout(BatchLayout::tuple, kSmall, sent_members(BatchTask::predict), 4);
+      plan_layout(BatchLayout::tuple, kPinPolicyShape, sent_members(BatchTask::predict), 4);
   EXPECT_NE(redundant_case(predict_tuple, PinPolicy::packed)->find("per_member"),
             std::string::npos);
   EXPECT_FALSE(redundant_case(predict_tuple, PinPolicy::per_member));

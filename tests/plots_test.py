@@ -33,6 +33,15 @@ def labels(fig):
                   if not line.get_label().startswith("_"))
 
 
+def legend_labels(fig):
+    """Every panel's legend entries, bars and lines alike."""
+    return sorted(label for ax in fig.axes for label in ax.get_legend_handles_labels()[1])
+
+
+def bar_rows(ax):
+    return [tick.get_text() for tick in ax.get_yticklabels()]
+
+
 def run_script(*args):
     return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True,
                           check=False)
@@ -88,12 +97,20 @@ def gpu_machine(hostname, peak, with_link_pct):
         add_case(report, f"h2d/streams/kind=pinned/streams={streams}/bytes=64MiB",
                  {"GB_per_s": peak * min(1.0, 0.5 * streams), "streams": float(streams),
                   "bytes": float(SIZES["64MiB"]), "overlap_pct": 20.0 * streams})
-    for layout in ("tensor", "tuple"):
-        for policy in ("none", "per_member"):
-            for batch in (8, 32, 128):
-                add_case(report, f"batch/transfer/layout={layout}/policy={policy}/batch={batch}",
-                         {"GB_per_s": peak * 0.1 * batch ** 0.3, "batch": float(batch),
-                          "pinned_fraction": 0.0 if policy == "none" else 1.0})
+    for task in ("train", "predict"):
+        for layout in ("single", "tuple"):
+            for pin in ("none", "per_member"):
+                for batch in (1, 16):
+                    add_case(report, f"h2d/batch/task={task}/layout={layout}/pin={pin}/"
+                                     f"batch={batch}",
+                             {"GB_per_s": peak * 0.1 * batch ** 0.3, "batch_size": float(batch),
+                              "samples_per_s": 1000.0, "pinned_fraction": float(pin != "none")})
+    for route in ("cpu", "hardware"):
+        for batch in (1, 16):
+            add_case(report, f"h2d/decode/tiles=256x256/decode={route}/normalize=gpu/"
+                             f"batch={batch}",
+                     {"GB_per_s": 0.5, "samples_per_s": 1000.0 * batch * (route == "hardware" or
+                                                                           0.2)})
     for strategy in ("pageable", "pinned", "staged"):
         for label, size in SIZES.items():
             add_case(report, f"h2d/staging/strategy={strategy}/bytes={label}",
@@ -102,10 +119,9 @@ def gpu_machine(hostname, peak, with_link_pct):
     for workers in (2, 4):
         add_case(report, f"pipeline/train/workers={workers}/prefetch=2",
                  {"samples_per_s": 500.0 * workers * peak / 25, "workers": float(workers)})
-    for gpus in (1, 2):
-        add_case(report, f"h2d/multi/gpus={gpus}/bytes=64MiB",
-                 {"GB_per_s": peak * gpus * 0.8, "gpus": float(gpus),
-                  "bytes": float(SIZES["64MiB"])})
+    for gpus in ("0", "0,1"):  # GPU ordinals, as multi/* names them: 1 GPU, then 2
+        add_case(report, f"multi/h2d_concurrent/gpus={gpus}/set=first/bytes=64MiB",
+                 {"GB_per_s": peak * len(gpus.split(",")) * 0.8, "bytes": float(SIZES["64MiB"])})
     return report
 
 
@@ -137,18 +153,17 @@ class BuiltReports(unittest.TestCase):
         bandwidth = labels(figures["bandwidth_vs_size"])
         for series in ("kind=pageable mode=sync", "kind=pinned mode=async"):
             self.assertEqual(bandwidth.count(series), 2, bandwidth)  # one per direction panel
-        # The ceiling from link_pct counters: 26 GB/s, drawn on the h2d panel only.
+        # The ceiling from link_pct counters: 26 GB/s.
         self.assertIn("link ceiling: 26.0 GB/s", bandwidth)
         self.assertEqual(len(figures["bandwidth_vs_size"].axes), 2)
+        self.assertEqual(bandwidth.count("link ceiling: 26.0 GB/s"), 2)  # the same both ways
         self.assertIn("rig4 (2x Test GPU)", figures["bandwidth_vs_size"]._suptitle.get_text())
         self.assertEqual(labels(figures["pinned_pageable_ratio"]).count("dir=h2d mode=sync"), 1)
         streams = figures["streams_overlap"]
         self.assertEqual(len(streams.axes), 2)  # GB/s and overlap_pct
-        self.assertIn("kind=pinned", labels(streams))
-        self.assertEqual(sorted(set(labels(figures["batch_sweep"]))),
-                         ["layout=tensor policy=none", "layout=tensor policy=per_member",
-                          "layout=tuple policy=none", "layout=tuple policy=per_member"])
-        self.assertIn("strategy=staged", labels(figures["staging_vs_pinned"]))
+        self.assertEqual(bar_rows(streams.axes[0]), ["h2d/streams"])  # nothing else varies
+        self.assertIn("streams=4", legend_labels(streams))
+        self.assertIn("strategy=staged", bar_rows(figures["staging_vs_pinned"].axes[0]))
         self.assertIn("ideal linear scaling", labels(figures["multi_gpu_scaling"]))
         bars = figures["pipeline_throughput"].axes[0]
         self.assertEqual(len(bars.patches), 2)
@@ -344,6 +359,105 @@ class BuiltReports(unittest.TestCase):
         self.assertIn("machine unknown", report.label)
         figures, _notes = plot_reports.build_figures([report])
         self.assertIn("host_memcpy_threads", figures)
+
+    # --- Issue 30: figures that read at a glance -----------------------------------------------
+
+    def test_batch_figure_is_grouped_bars_one_panel_per_task(self):
+        figures, _ = self.figures(self.gen4)
+        batch = figures["batch_sweep"]
+        self.assertEqual([ax.get_title().split(":")[0] for ax in batch.axes],
+                         ["h2d/batch task=train", "h2d/batch task=predict"])
+        for ax in batch.axes:
+            self.assertEqual(len(ax.patches), 8)  # 2 layouts x 2 batch sizes x 2 pin policies
+            self.assertEqual([line.get_label() for line in ax.get_lines()],
+                             ["link ceiling: 26.0 GB/s"])  # bars, and the ceiling as a line
+            self.assertEqual(bar_rows(ax), ["layout=single batch=1", "layout=single batch=16",
+                                            "layout=tuple batch=1", "layout=tuple batch=16"])
+            self.assertEqual(ax.get_legend_handles_labels()[1][1:],
+                             ["pin=none", "pin=per_member"])
+        matplotlib.pyplot.close("all")
+
+    def test_decode_and_pipeline_use_their_primary_metric(self):
+        figures, _ = self.figures(self.gen4)
+        decode = figures["decode"].axes
+        self.assertEqual(len(decode), 1)
+        self.assertEqual(decode[0].get_title(), "h2d/decode tiles=256x256: samples_per_s")
+        self.assertEqual(decode[0].get_xlabel(), "samples/s")
+        widths = sorted(bar.get_width() for bar in decode[0].patches)
+        self.assertEqual(widths, [200.0, 1000.0, 3200.0, 16000.0])  # samples/s, not GB/s
+        pipeline = figures["pipeline_throughput"].axes[0]
+        self.assertEqual(pipeline.get_xlabel(), "samples/s")
+        self.assertEqual(bar_rows(pipeline), ["workers=2", "workers=4"])
+        matplotlib.pyplot.close("all")
+
+    def test_a_bar_missing_on_one_machine_leaves_a_gap(self):
+        partial = gpu_machine("gap", 25.0, with_link_pct=True)
+        partial["benchmarks"] = [b for b in partial["benchmarks"]
+                                 if b["name"] != "h2d/batch/task=train/layout=tuple/pin=none/batch=16"]
+        figures, _ = self.figures(self.gen4, self.write("gap.json", partial))
+        train = figures["batch_sweep"].axes[0]
+        self.assertEqual(len(train.patches), 15)  # 4 rows x (2 pins x 2 machines), one missing
+        self.assertIn("pin=none [B]", train.get_legend_handles_labels()[1])
+        matplotlib.pyplot.close("all")
+
+    def test_legends_sit_outside_the_data(self):
+        figures, _ = self.figures(self.gen4)
+        for name, fig in figures.items():
+            fig.canvas.draw()
+            for ax in fig.axes:
+                legend = ax.get_legend()
+                if legend is not None:
+                    self.assertGreaterEqual(legend.get_window_extent().x0,
+                                            ax.get_window_extent().x1, name)
+        matplotlib.pyplot.close("all")
+
+    def test_one_gpu_count_skips_the_scaling_figure(self):
+        single = gpu_machine("one", 25.0, with_link_pct=True)
+        single["benchmarks"] = [b for b in single["benchmarks"] if "gpus=0,1" not in b["name"]]
+        figures, notes = self.figures(self.write("one_gpu.json", single))
+        self.assertNotIn("multi_gpu_scaling", figures)
+        self.assertIn("skipped multi_gpu_scaling: multi-GPU scaling needs cases on 2 or more GPU "
+                      "counts; these reports have 1 (multi-GPU families need 2+ GPUs)", notes)
+        matplotlib.pyplot.close("all")
+
+
+H200 = os.path.join(HERE, "..", "results", "2026-12-04_h200-pcie5")
+
+
+@unittest.skipUnless(os.path.isdir(H200), "the published H200 reports are not in results/")
+class PublishedH200Reports(unittest.TestCase):
+    """The first real-GPU reports (results/2026-12-04_h200-pcie5): every figure they can fill
+    is drawn, from the numbers they hold."""
+
+    def test_quick_report_draws_every_gpu_figure(self):
+        report = plot_reports.load_report(os.path.join(H200, "quick.json"))
+        figures, notes = plot_reports.build_figures([report])
+        self.assertEqual(notes, ["skipped multi_gpu_scaling: multi-GPU scaling needs cases on 2 "
+                                 "or more GPU counts; these reports have 1 (multi-GPU families "
+                                 "need 2+ GPUs)"])
+        self.assertIn("vm (NVIDIA H200)", figures["batch_sweep"]._suptitle.get_text())
+        train = figures["batch_sweep"].axes[0]
+        self.assertEqual(len(bar_rows(train)), 6)  # 3 layouts x batch 1, 16
+        widths = {round(bar.get_width(), 2) for bar in train.patches}
+        self.assertIn(8.34, widths)  # tuple, pin=requested, batch=16: the silent no-pin
+        ceiling = [line for line in train.get_lines() if "ceiling" in line.get_label()]
+        self.assertEqual(ceiling[0].get_label(), "link ceiling: 58.4 GB/s")
+        decode = figures["decode"].axes
+        self.assertEqual([ax.get_xlabel() for ax in decode], ["samples/s"] * 2)
+        self.assertIn(41094.7, {round(bar.get_width(), 1) for bar in decode[0].patches})
+        staging = figures["staging_vs_pinned"].axes
+        self.assertIn("pinned copy, same size: 55.0 GB/s",
+                      staging[1].get_legend_handles_labels()[1])
+        matplotlib.pyplot.close("all")
+
+    def test_all_three_reports_render_to_files(self):
+        with tempfile.TemporaryDirectory(prefix="h2d_plots_h200_") as out:
+            for name in ("quick", "memory", "images"):
+                result = run_script(os.path.join(H200, f"{name}.json"), "-o", out)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertNotIn("Traceback", result.stderr)
+            for figure in ("bandwidth_vs_size", "batch_sweep", "decode", "staging_vs_pinned"):
+                self.assertGreater(os.path.getsize(os.path.join(out, f"{figure}.png")), 1000)
 
 
 @unittest.skipIf(H2DBENCH is None and "--h2dbench" not in sys.argv, "needs --h2dbench")

@@ -36,7 +36,7 @@ int compare_command(const std::vector<std::string>& args, const std::string& /*p
   return regressions.empty() ? 0 : 1;
 }
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool compare_command_registered = register_command({
     "compare",
     "compare A.json B.json [C.json ...] [--format table|markdown|csv|json] [--filter REGEX] "
     "[--threshold PCT] [--fail-on-regression] [--allow-simulated]",

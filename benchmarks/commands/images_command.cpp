@@ -68,7 +68,7 @@ int images_command(const std::vector<std::string>& args, const std::string& /*pr
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool images_command_registered = register_command({
     "images",
     "images [--images DIR] [--write DIR] [--json]",
     "the image set the decode cases use; --write puts the generated tiles on disk",

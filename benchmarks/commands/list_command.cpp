@@ -57,7 +57,7 @@ int list_command(const std::vector<std::string>& args, const std::string& /*prog
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool list_command_registered = register_command({
     "list",
     "list [--preset quick|default|full] [--filter REGEX] [--devices all|0,1] [--all]",
     "print the cases a run would execute",

@@ -234,7 +234,7 @@ constexpr const char* kRunUsage =
     "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--images DIR] "
     "[--benchmark_*...]";
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool run_command_registered = register_command({
     "run",
     kRunUsage,
     "run the benchmark suite and write a report (the default command)",

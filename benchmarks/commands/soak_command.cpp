@@ -266,7 +266,7 @@ int soak_command(const std::vector<std::string>& args, const std::string& /*prog
   return stop_requested() ? 130 : 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool soak_command_registered = register_command({
     "soak",
     kSoakUsage,
     "run random pipeline configurations for a while: no lost batch, no wrong data, no hang",

@@ -21,7 +21,7 @@ int summary_command(const std::vector<std::string>& args, const std::string& /*p
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool summary_command_registered = register_command({
     "summary",
     "summary REPORT.json",
     "the verdict of a report: best strategy per workload, speed-ups, warnings",

@@ -81,7 +81,7 @@ int topology_command(const std::vector<std::string>& args, const std::string& /*
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
+[[maybe_unused]] const bool topology_command_registered = register_command({
     "topology",
     kUsage,
     "show GPUs, PCIe links and ceilings, shared uplinks and NUMA nodes (--xml describes a rig)",

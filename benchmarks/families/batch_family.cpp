@@ -31,7 +31,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x4832444241544348ull;  // "H2DBATCH"
+constexpr std::uint64_t kBatchSeed = 0x4832444241544348ull;  // "H2DBATCH"
 
 struct BatchCase {
   int device = 0;
@@ -55,7 +55,7 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
                                   format_bytes(layout.payload_bytes), to_string(c.policy)));
 
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
-  const SampleSet samples(layout.shape, layout.members, c.batch, kSeed);
+  const SampleSet samples(layout.shape, layout.members, c.batch, kBatchSeed);
   BatchStaging staging(layout, transfer, HostKind::pinned);
   const BatchDevice device(c.device, layout, transfer, c.task);
   const Stream stream(c.device);
@@ -162,7 +162,7 @@ std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool batch_registered = register_family({
     "h2d/batch",
     "image/mask/ids batches to the GPU by task, collate layout, pin policy and batch size",
     /*needs_gpu=*/true,

@@ -334,7 +334,7 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool decode_registered = register_family({
     "h2d/decode",
     "decode JPEG tiles on the CPU and send float32 or uint8, or send the JPEG bytes and decode "
     "on the GPU with nvJPEG",

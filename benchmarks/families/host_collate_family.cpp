@@ -26,7 +26,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x484F5354434F4C4Cull;  // "HOSTCOLL"
+constexpr std::uint64_t kHostCollateSeed = 0x484F5354434F4C4Cull;  // "HOSTCOLL"
 
 // Where the samples end up, and the pin policy whose host work that is.
 struct CollateTarget {
@@ -45,7 +45,7 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
   const LayoutPlan layout =
       plan_layout(layout_kind, SampleShape{}, sent_members(BatchTask::train), batch);
   const TransferPlan transfer = plan_transfer(layout, policy);
-  const SampleSet samples(layout.shape, layout.members, batch, kSeed);
+  const SampleSet samples(layout.shape, layout.members, batch, kHostCollateSeed);
   BatchStaging staging(layout, transfer, HostKind::pageable);
   staging.prepare(samples, 0);  // warm-up
   setup.reset();
@@ -99,7 +99,7 @@ std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool host_collate_registered = register_family({
     "host/collate",
     "collating image/mask/ids samples into a batch, packing it into one block (no GPU needed)",
     /*needs_gpu=*/false,

@@ -29,7 +29,7 @@
 namespace h2d {
 namespace {
 
-void run_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement placement,
+void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement placement,
                      std::size_t threads, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "image set and buffers");
   const std::shared_ptr<const ImageSet> set = run_image_set();
@@ -86,7 +86,7 @@ void run_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement placeme
   state.counters["tiles"] = count;
 }
 
-std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
+std::vector<BenchmarkCase> host_decode_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (const TileGroup& group : tile_groups()) {
     for (DecodeSpeed speed : {DecodeSpeed::accurate, DecodeSpeed::fast}) {
@@ -108,7 +108,7 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
                          {"tile_width", static_cast<double>(group.width)},
                          {"tile_height", static_cast<double>(group.height)},
                          {"output_page_offset", static_cast<double>(page_offset(placement))}},
-                        run_decode_case, group, speed, placement, threads));
+                        run_host_decode_case, group, speed, placement, threads));
         }
       }
     }
@@ -116,12 +116,12 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool host_decode_registered = register_family({
     "host/decode",
     "JPEG decode with libjpeg-turbo by tile size, accurate vs fast options, output placement and "
     "threads (no GPU)",
     /*needs_gpu=*/false,
-    decode_cases,
+    host_decode_cases,
 });
 
 }  // namespace

@@ -24,7 +24,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x484F53544D454D43ull;  // "HOSTMEMC"
+constexpr std::uint64_t kHostMemcpySeed = 0x484F53544D454D43ull;  // "HOSTMEMC"
 constexpr std::size_t KiB = std::size_t{1} << 10;
 constexpr std::size_t MiB = std::size_t{1} << 20;
 
@@ -42,14 +42,14 @@ std::vector<std::size_t> host_sizes(Preset preset) {
 
 void verify_copy(const void* data, std::size_t bytes) {
   NvtxRange verify(NvtxCategory::verify, "checksum");
-  verify_checksum(host_checksum(data, bytes), expected_checksum(bytes, kSeed), "copied data");
+  verify_checksum(host_checksum(data, bytes), expected_checksum(bytes, kHostMemcpySeed), "copied data");
 }
 
 void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, bytes);
   HostBuffer destination(HostKind::pageable, bytes);
-  fill_pattern(source.data(), bytes, kSeed);
+  fill_pattern(source.data(), bytes, kHostMemcpySeed);
   std::memset(destination.data(), 0, bytes);  // first touch outside timing
   ThreadTeam team(threads, "memcpy");
   setup.reset();
@@ -72,7 +72,7 @@ void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& s
 void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, bytes);
-  fill_pattern(source.data(), bytes, kSeed);
+  fill_pattern(source.data(), bytes, kHostMemcpySeed);
   std::optional<FreshPages> reused;
   if (!fresh) {
     reused.emplace(bytes);

@@ -26,7 +26,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x484F53544E4F524Dull;  // "HOSTNORM"
+constexpr std::uint64_t kHostNormalizeSeed = 0x484F53544E4F524Dull;  // "HOSTNORM"
 
 void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
@@ -35,7 +35,7 @@ void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State
   const NormalizeParams params = make_normalize_params(stats);
   const std::size_t values = batch * shape.values();
   HostBuffer decoded(HostKind::pageable, values);
-  fill_pattern(decoded.data(), values, kSeed);
+  fill_pattern(decoded.data(), values, kHostNormalizeSeed);
   HostBuffer normalized(HostKind::pageable, values * sizeof(float));
   std::memset(normalized.data(), 0, normalized.size());  // first touch outside timing
   const auto* in = reinterpret_cast<const std::uint8_t*>(decoded.data());
@@ -80,7 +80,7 @@ std::vector<BenchmarkCase> normalize_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool host_normalize_registered = register_family({
     "host/normalize",
     "CPU normalization of uint8 HWC images into float32 CHW by batch size and threads (no GPU)",
     /*needs_gpu=*/false,

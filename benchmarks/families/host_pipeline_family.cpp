@@ -33,7 +33,7 @@ std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool host_pipeline_registered = register_family({
     "host/pipeline",
     "the data-loader pipeline with a host stand-in for the GPU (orchestration, no GPU needed)",
     /*needs_gpu=*/false,

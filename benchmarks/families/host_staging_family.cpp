@@ -24,12 +24,12 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x484F535453544147ull;  // "HOSTSTAG"
+constexpr std::uint64_t kHostStagingSeed = 0x484F535453544147ull;  // "HOSTSTAG"
 
 void run_host_staging_case(const HostStagingPoint& point, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, point.bytes);
-  fill_pattern(source.data(), point.bytes, kSeed);
+  fill_pattern(source.data(), point.bytes, kHostStagingSeed);
   std::vector<HostBuffer> slot_buffers;
   std::vector<std::byte*> slots;
   for (std::size_t i = 0; i < point.depth; ++i) {
@@ -68,7 +68,7 @@ void run_host_staging_case(const HostStagingPoint& point, benchmark::State& stat
     };
     run_ring(schedule, slots, source.data(), team, collect);
     verify_checksum(host_checksum(collected.data(), point.bytes),
-                    expected_checksum(point.bytes, kSeed), "chunks staged through the ring");
+                    expected_checksum(point.bytes, kHostStagingSeed), "chunks staged through the ring");
   }
   samples.write_counters(state);
 }
@@ -91,7 +91,7 @@ std::vector<BenchmarkCase> host_staging_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool host_staging_registered = register_family({
     "host/staging",
     "the host half of a bounce ring: chunked copies into reused slots by chunk size and threads",
     /*needs_gpu=*/false,

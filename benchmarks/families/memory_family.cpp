@@ -34,7 +34,7 @@ struct MemoryCase {
   std::size_t bytes = 0;
 };
 
-constexpr std::uint64_t kSeed = 0x4832444D454D4F52ull;  // "H2DMEMOR"
+constexpr std::uint64_t kMemorySeed = 0x4832444D454D4F52ull;  // "H2DMEMOR"
 
 void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   ScopedDevice on(c.device);
@@ -46,7 +46,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   Event start(c.device);
   Event stop(c.device);
   StreamLatch latch(c.device);
-  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kSeed, stream);
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMemorySeed, stream);
   const CopyJob& job = copy.job();
   setup.reset();
 
@@ -99,7 +99,7 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool memory_registered = register_family({
     "h2d/memory",
     "one buffer host<->device by host memory kind, direction, sync/async and size",
     /*needs_gpu=*/true,

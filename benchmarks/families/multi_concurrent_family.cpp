@@ -34,7 +34,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x4D554C5449434F4Eull;  // "MULTICON"
+constexpr std::uint64_t kMultiConcurrentSeed = 0x4D554C5449434F4Eull;  // "MULTICON"
 
 struct ConcurrentCase {
   std::vector<int> devices;
@@ -61,7 +61,7 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
   for (int device : c.devices) {
     auto side = std::make_unique<GpuSide>(device, c.bytes, topology.numa_node_of(device));
     all_local = all_local && side->host.numa_placed();
-    fill_pattern(side->host.data(), c.bytes, kSeed + static_cast<std::uint64_t>(device));
+    fill_pattern(side->host.data(), c.bytes, kMultiConcurrentSeed + static_cast<std::uint64_t>(device));
     CopyJob job;
     job.destination = side->buffer.data();
     job.source = side->host.data();
@@ -98,7 +98,7 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
     NvtxRange verify(NvtxCategory::verify, "checksum");
     for (const auto& side : sides) {
       verify_checksum(device_checksum(side->buffer.data(), c.bytes, side->stream),
-                      expected_checksum(c.bytes, kSeed + static_cast<std::uint64_t>(side->device)),
+                      expected_checksum(c.bytes, kMultiConcurrentSeed + static_cast<std::uint64_t>(side->device)),
                       fmt::format("data that arrived on GPU {}", side->device));
     }
   }
@@ -161,7 +161,7 @@ std::vector<BenchmarkCase> concurrent_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool multi_concurrent_registered = register_family({
     "multi/h2d_concurrent",
     "the same H2D copy to k GPUs at once from NUMA-local pinned memory: true aggregate GB/s",
     /*needs_gpu=*/true,

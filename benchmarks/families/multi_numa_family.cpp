@@ -28,7 +28,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x4E554D41504C4143ull;  // "NUMAPLAC"
+constexpr std::uint64_t kMultiNumaSeed = 0x4E554D41504C4143ull;  // "NUMAPLAC"
 
 struct NumaCase {
   int device = 0;
@@ -48,7 +48,7 @@ void run_numa_case(const NumaCase& c, benchmark::State& state) {
   Event start(c.device);
   Event stop(c.device);
   StreamLatch latch(c.device);
-  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kSeed, stream);
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMultiNumaSeed, stream);
   const CopyJob& job = copy.job();
   setup.reset();
 
@@ -120,7 +120,7 @@ std::vector<BenchmarkCase> numa_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool multi_numa_registered = register_family({
     "multi/numa",
     "pinned copies from memory on the GPU's own NUMA node vs each other node (2+ nodes only)",
     /*needs_gpu=*/true,

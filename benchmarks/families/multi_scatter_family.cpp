@@ -47,7 +47,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x5343415454455231ull;  // "SCATTER1"
+constexpr std::uint64_t kMultiScatterSeed = 0x5343415454455231ull;  // "SCATTER1"
 
 enum class Route { direct, via_gpu0 };
 
@@ -62,7 +62,7 @@ struct Batch {
   Batch(const ScatterCase& c, const Topology& topology)
       : host(c.batch, topology.numa_node_of(c.devices.front())),
         slices(plan_scatter(c.batch, c.devices.size())) {
-    fill_pattern(host.data(), c.batch, kSeed);
+    fill_pattern(host.data(), c.batch, kMultiScatterSeed);
   }
   std::size_t offset(std::size_t i) const { return slices[i].offset; }
   std::size_t length(std::size_t i) const { return slices[i].bytes; }
@@ -306,7 +306,7 @@ std::vector<BenchmarkCase> scatter_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool multi_scatter_registered = register_family({
     "multi/scatter",
     "a batch split over N GPUs: host to each GPU directly vs whole to GPU 0, then GPU 0 to each",
     /*needs_gpu=*/true,

@@ -34,7 +34,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x48324450494E4E44ull;  // "H2DPINND"
+constexpr std::uint64_t kPinCostSeed = 0x48324450494E4E44ull;  // "H2DPINND"
 
 enum class PinOp { malloc_host, host_alloc_wc, host_register, cache_miss, cache_hit };
 
@@ -72,14 +72,14 @@ void verify_page_locked(std::byte* data, std::size_t bytes, int device) {
     throw VerificationError(
         fmt::format("memory that should be page-locked is {}", to_string(actual_kind(data))));
   }
-  fill_pattern(data, bytes, kSeed);
+  fill_pattern(data, bytes, kPinCostSeed);
   DeviceBuffer target(device, bytes);
   Stream stream(device);
   // A fresh cudaMalloc often returns the block the previous call of this case freed, still
   // holding this very pattern: without the zeros a copy that never happened would pass.
   device_zero(target.data(), bytes, stream);
   copy_and_wait(target.data(), data, bytes, stream);
-  verify_checksum(device_checksum(target.data(), bytes, stream), expected_checksum(bytes, kSeed),
+  verify_checksum(device_checksum(target.data(), bytes, stream), expected_checksum(bytes, kPinCostSeed),
                   "data copied from the page-locked memory");
 }
 
@@ -91,7 +91,7 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
   std::optional<HostBuffer> pageable;  // register: memory that exists and is touched already
   if (c.op == PinOp::host_register) {
     pageable.emplace(HostKind::pageable, c.bytes);
-    fill_pattern(pageable->data(), c.bytes, kSeed);
+    fill_pattern(pageable->data(), c.bytes, kPinCostSeed);
   }
   PinnedCache warm_cache;  // cache_hit: holds the one block every iteration reuses
   if (c.op == PinOp::cache_hit) {
@@ -215,7 +215,7 @@ std::vector<BenchmarkCase> pin_cost_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool pin_cost_registered = register_family({
     "h2d/pin_cost",
     "cost of page-locking by size: cudaMallocHost, write-combined, register, caching allocator",
     /*needs_gpu=*/true,

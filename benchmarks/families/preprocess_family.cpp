@@ -39,7 +39,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x4832445052455052ull;  // "H2DPREPR"
+constexpr std::uint64_t kPreprocessSeed = 0x4832445052455052ull;  // "H2DPREPR"
 
 enum class Where { cpu, gpu };
 
@@ -66,7 +66,7 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
 
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer decoded(HostKind::pageable, pixel_bytes);  // the decoded images a loader holds
-  fill_pattern(decoded.data(), pixel_bytes, kSeed);     // every byte value, spread
+  fill_pattern(decoded.data(), pixel_bytes, kPreprocessSeed);     // every byte value, spread
   HostBuffer staging(c.kind, bus_bytes);
   std::memset(staging.data(), 0, bus_bytes);
   DeviceBuffer device_pixels;
@@ -200,7 +200,7 @@ std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool preprocess_registered = register_family({
     "h2d/preprocess",
     "normalize uint8 images on the CPU and send float32, or send uint8 and normalize on the GPU",
     /*needs_gpu=*/true,

@@ -38,7 +38,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x4832445354414745ull;  // "H2DSTAGE"
+constexpr std::uint64_t kStagingSeed = 0x4832445354414745ull;  // "H2DSTAGE"
 constexpr int kReferenceSamples = 5;
 
 enum class Strategy { driver, pin_then_copy, register_each, register_once, bounce_ring };
@@ -74,7 +74,7 @@ void clear(const DeviceBuffer& device, const Stream& stream) {
 void verify_arrived(const DeviceBuffer& device, const Stream& stream, const std::string& what) {
   NvtxRange verify(NvtxCategory::verify, "checksum");
   verify_checksum(device_checksum(device.data(), device.size(), stream),
-                  expected_checksum(device.size(), kSeed), what);
+                  expected_checksum(device.size(), kStagingSeed), what);
 }
 
 // GB/s of a plain async copy from pinned memory, host clock around enqueue and completion: the
@@ -83,7 +83,7 @@ double pinned_reference_gb_per_s(const StagingCase& c, const DeviceBuffer& devic
                                  const Stream& stream) {
   NvtxRange range(NvtxCategory::setup, "pinned reference");
   HostBuffer pinned(HostKind::pinned, c.bytes);
-  fill_pattern(pinned.data(), c.bytes, kSeed);
+  fill_pattern(pinned.data(), c.bytes, kStagingSeed);
   CopyJob job;
   job.destination = device.data();
   job.source = pinned.data();
@@ -102,7 +102,7 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
   ScopedDevice on(c.device);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, c.bytes);
-  fill_pattern(source.data(), c.bytes, kSeed);  // first touch outside timing
+  fill_pattern(source.data(), c.bytes, kStagingSeed);  // first touch outside timing
   DeviceBuffer device(c.device, c.bytes);
   Stream stream(c.device);
   const double reference = pinned_reference_gb_per_s(c, device, stream);
@@ -218,7 +218,7 @@ std::vector<BenchmarkCase> staging_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool staging_registered = register_family({
     "h2d/staging",
     "pageable sources: driver copy vs pin-then-copy, bounce ring (C, D, T), register-in-place",
     /*needs_gpu=*/true,

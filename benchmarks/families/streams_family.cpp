@@ -33,7 +33,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x4832445354524D53ull;  // "H2DSTRMS"
+constexpr std::uint64_t kStreamsSeed = 0x4832445354524D53ull;  // "H2DSTRMS"
 constexpr int kSerialSamples = 3;
 
 enum class Variant { copy, copy_compute, copy_compute_d2h };
@@ -128,7 +128,7 @@ void run_streams_case(const StreamsCase& c, benchmark::State& state) {
   ScopedDevice on(c.gpu.ordinal);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate, fill, calibrate");
   StreamsRig rig(c);
-  fill_pattern(rig.source.data(), c.bytes, kSeed);
+  fill_pattern(rig.source.data(), c.bytes, kStreamsSeed);
   const std::vector<Chunk> plan = plan_chunks(c.bytes, kStreamChunks, c.streams);
   const std::vector<Chunk> serial_plan = plan_chunks(c.bytes, kStreamChunks, 1);
   const Phases copy_only{true, false, false};
@@ -155,7 +155,7 @@ void run_streams_case(const StreamsCase& c, benchmark::State& state) {
 
   {
     NvtxRange verify(NvtxCategory::verify, "checksums");
-    const std::uint64_t expected = expected_checksum(c.bytes, kSeed);
+    const std::uint64_t expected = expected_checksum(c.bytes, kStreamsSeed);
     verify_checksum(device_checksum(rig.device.data(), c.bytes, rig.lanes[0]), expected,
                     "data that arrived on the device");
     if (rig.result) {
@@ -214,7 +214,7 @@ std::vector<BenchmarkCase> streams_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool streams_registered = register_family({
     "h2d/streams",
     "a pinned transfer in chunks over K streams: copy alone, + compute, + copy back (overlap_pct)",
     /*needs_gpu=*/true,

@@ -28,7 +28,7 @@
 namespace h2d {
 namespace {
 
-constexpr std::uint64_t kSeed = 0x483244305A45524Full;  // "H2D0ZERO"
+constexpr std::uint64_t kZeroCopySeed = 0x483244305A45524Full;  // "H2D0ZERO"
 
 struct ZeroCopyCase {
   int device = 0;
@@ -41,7 +41,7 @@ void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   // Both page-locked, so both paths are async and can be latched.
   HostBuffer host(c.mapped ? HostKind::mapped : HostKind::pinned, c.bytes);
-  fill_pattern(host.data(), c.bytes, kSeed);
+  fill_pattern(host.data(), c.bytes, kZeroCopySeed);
   std::optional<DeviceBuffer> device;
   const void* read_from = nullptr;
   if (c.mapped) {
@@ -55,7 +55,7 @@ void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state) {
   LatchedStreams lane(c.device, 1);
   const cudaStream_t stream = lane[0].get();
   const int reads = copies_per_measurement(c.bytes);
-  const std::uint64_t expected = expected_checksum(c.bytes, kSeed);
+  const std::uint64_t expected = expected_checksum(c.bytes, kZeroCopySeed);
 
   // One measurement: `reads` times (copy, then) read-and-sum; every read adds the checksum, so
   // the total must be reads * checksum (mod 2^64). Zeroing and checking stay outside the window.
@@ -114,7 +114,7 @@ std::vector<BenchmarkCase> zero_copy_cases(const RunPlan& plan) {
   return cases;
 }
 
-[[maybe_unused]] const bool registered = register_family({
+[[maybe_unused]] const bool zero_copy_registered = register_family({
     "h2d/zero_copy",
     "a kernel reading mapped pinned memory vs copy-then-read, small sizes (ids, tuple members)",
     /*needs_gpu=*/true,

@@ -459,7 +459,7 @@ class EpochRun {
   }
 
   const PipelineConfig& config_;
-  const BatchLayout layout_;
+  const SlotLayout layout_;
   StepEngine& engine_;
   const PipelineHooks& hooks_;
   std::vector<HostBlock>& pageable_;

@@ -36,7 +36,7 @@ class HostStepEngine final : public StepEngine {
   };
 
   const PipelineConfig config_;
-  const BatchLayout layout_;
+  const SlotLayout layout_;
   std::vector<const std::byte*> slots_;
   std::vector<HostEvent> slot_copied_;
   std::vector<Lane> lanes_;

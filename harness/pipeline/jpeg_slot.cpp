@@ -114,7 +114,7 @@ JpegSlotLayout jpeg_slot_layout(const std::vector<const JpegImage*>& images,
 
 std::size_t host_slot_bytes(const PipelineConfig& config) {
   return config.decode == DecodeMode::gpu ? jpeg_slot_layout(config).bytes()
-                                          : BatchLayout(config).host_bytes();
+                                          : SlotLayout(config).host_bytes();
 }
 
 }  // namespace h2d

@@ -78,7 +78,7 @@ JpegSlotLayout jpeg_slot_layout(const PipelineConfig& config);
 JpegSlotLayout jpeg_slot_layout(const std::vector<const JpegImage*>& images,
                                 std::size_t batch_size);
 
-// The bytes of one host slot of `config`: BatchLayout::host_bytes(), or with decode=gpu the JPEG
+// The bytes of one host slot of `config`: SlotLayout::host_bytes(), or with decode=gpu the JPEG
 // slot.
 std::size_t host_slot_bytes(const PipelineConfig& config);
 

@@ -80,11 +80,11 @@ void validate(const PipelineConfig& config);
 
 // Where things are in a batch buffer: the images, then the sample ids; on the device a third
 // region receives per-sample checksums, so ids and checksums come back in one copy.
-struct BatchLayout {
+struct SlotLayout {
   std::size_t sample_bytes = 0;
   std::size_t batch_size = 0;
 
-  explicit BatchLayout(const PipelineConfig& config)
+  explicit SlotLayout(const PipelineConfig& config)
       : sample_bytes(config.sample_bytes()), batch_size(config.batch_size) {}
   std::size_t ids_offset() const { return (batch_size * sample_bytes + 63) / 64 * 64; }
   std::size_t ids_bytes() const { return batch_size * sizeof(std::uint64_t); }

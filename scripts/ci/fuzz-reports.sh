@@ -5,19 +5,24 @@
 # scripts/ci/asan.sh has built just before). Fails on any crash, sanitizer report, Python
 # traceback, hang, or exit code other than 0 (drawn/compared) and 2 (a clear refusal).
 #
-#   scripts/ci/fuzz-reports.sh [VARIANTS (1000)] [SEED (17)]
+#   scripts/ci/fuzz-reports.sh [SECONDS (150)] [SEED (17)] [VARIANTS (1000), the corpus size]
 #
 # The seed is made here: `h2dbench run --preset quick` on the simulated GPU over a few small cases
 # of every family a figure draws (a whole quick run takes minutes on the sim). Most variants keep
 # one or two of its families (scripts/ci/fuzz_reports_corpus.py), and all of them go through the
 # plots in one Python process (scripts/ci/fuzz_plots.py) beside the compare and summary runs, one
-# core each. H2D_FUZZ_TIMEOUT_S: the limit per run (30 s).
+# core each. The runs have a fixed budget in seconds, not in variants (issue 29): the variants go
+# in a fixed order (the seed decides them) until the budget is spent, so the step costs the same
+# on a slow machine and the first variants are always the same ones; at least H2D_FUZZ_MIN_VARIANTS
+# (100) must get through every tool, or the step fails. H2D_FUZZ_TIMEOUT_S: the limit per run (30 s).
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 cd "$h2d_root"
 h2d_find_nvcc
-variants=${1:-1000}
+budget_s=${1:-150}
 seed=${2:-17}
+variants=${3:-1000}
+min_variants=${H2D_FUZZ_MIN_VARIANTS:-100}
 per_run_timeout=${H2D_FUZZ_TIMEOUT_S:-30}  # a sanitized compare of 100k cases takes ~5 s
 started=$SECONDS
 
@@ -78,25 +83,34 @@ fuzz_one() {
     rm -f "$out"
   done
 }
-export -f fuzz_one
-export work h2dbench per_run_timeout
 mkdir -p "$work/out"
 
-# The plots (one process, every variant) beside compare and summary; the outer timeout catches a
-# hang inside C code, which the per-variant alarm in fuzz_plots.py cannot interrupt.
+# The plots (one process) beside compare and summary, both until the budget is spent; the outer
+# timeout catches a hang inside C code, which the per-variant alarm in fuzz_plots.py cannot
+# interrupt.
+deadline=$(($(date +%s) + budget_s))
 plots_status=0
-timeout -k 5 $((variants * per_run_timeout / 10 + 60)) \
-  "$python" scripts/ci/fuzz_plots.py "$work/corpus" "$work/figures" "$per_run_timeout" \
+timeout -k 5 $((budget_s + per_run_timeout + 60)) \
+  "$python" scripts/ci/fuzz_plots.py "$work/corpus" "$work/figures" "$per_run_timeout" "$deadline" \
   >"$work/plots.txt" 2>&1 &
 plots_pid=$!
-find "$work/corpus" -name '*.json' | sort | xargs -I{} bash -c 'fuzz_one "$1"' _ {} \
-  >"$work/failures.txt"
+compared=0
+while IFS= read -r variant && [ "$(date +%s)" -lt "$deadline" ]; do
+  fuzz_one "$variant"
+  compared=$((compared + 1))
+done < <(find "$work/corpus" -name '*.json' | sort) >"$work/failures.txt"
 wait "$plots_pid" || plots_status=$?
 if [ "$plots_status" -ne 0 ]; then
   echo "FAIL plots: the fuzz process ended with exit $plots_status (124: it ran out of time)" \
     >>"$work/failures.txt"
 fi
-cat "$work/plots.txt" >>"$work/failures.txt"
+plotted=$(sed -n 's/^plotted //p' "$work/plots.txt")
+plotted=${plotted:-0}
+grep -v '^plotted ' "$work/plots.txt" >>"$work/failures.txt" || true
+if [ "$compared" -lt "$min_variants" ] || [ "$plotted" -lt "$min_variants" ]; then
+  echo "FAIL budget: $compared variants through compare and summary and $plotted through the" \
+    "plots in ${budget_s} s; at least $min_variants wanted" >>"$work/failures.txt"
+fi
 
 timing="$((SECONDS - started)) s: build $((built - started)) s, seed and corpus"
 timing+=" $((seeded - built)) s, runs $((SECONDS - seeded)) s"
@@ -104,8 +118,9 @@ if [ -s "$work/failures.txt" ]; then
   trap - EXIT  # the seed and the variants stay, to reproduce the failures
   head -40 "$work/failures.txt" >&2
   echo "fuzz-reports.sh: the seed and the variants are in $work (seed.json, corpus/)" >&2
-  echo "fuzz-reports.sh: $(wc -l <"$work/failures.txt") failures over $variants variants (seed $seed, $timing)" >&2
+  echo "fuzz-reports.sh: $(wc -l <"$work/failures.txt") failures over $compared variants (seed $seed, $timing)" >&2
   exit 1
 fi
-echo "fuzz-reports.sh: $variants variants (seed $seed) through compare and summary (ASan+UBSan)" \
-  "and the plots: no crash, sanitizer report, traceback or hang ($timing)"
+echo "fuzz-reports.sh: in a ${budget_s} s budget, $compared variants (seed $seed) through compare" \
+  "and summary (ASan+UBSan) and $plotted through the plots: no crash, sanitizer report, traceback" \
+  "or hang ($timing)"

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Every variant of the report fuzz through plots/plot_reports.py, in this one process.
 
-    fuzz_plots.py CORPUS_DIR OUT_DIR TIMEOUT_S [SHARD COUNT]
+    fuzz_plots.py CORPUS_DIR OUT_DIR TIMEOUT_S DEADLINE [SHARD COUNT]
 
 A plot run in its own process costs a second of imports before it reads a byte; here
 matplotlib is imported once and plot_reports.main() runs per variant, just as the command line
 calls it. Prints "FAIL variant plots: reason" for a traceback (an exception main lets through),
 an exit code other than 0 (drawn) or 2 (a clear refusal), a "Traceback" in its output, or no
-answer within TIMEOUT_S; nothing for a clean variant. SHARD and COUNT take every COUNT-th variant
-from the SHARD-th, so two of these can share the corpus.
+answer within TIMEOUT_S; nothing for a clean variant. The variants go in sorted order until
+DEADLINE (seconds since the epoch) passes, so the step costs a fixed time on any machine; the last
+line says how many were drawn ("plotted N"). SHARD and COUNT take every COUNT-th variant from the
+SHARD-th, so two of these can share the corpus.
 """
 
 import contextlib
@@ -17,6 +19,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots"))
@@ -62,12 +65,18 @@ def fuzz_one(variant, out_dir, timeout_s):
 
 def main():
     corpus, out_dir, timeout_s = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    shard, count = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (0, 1)
+    deadline = float(sys.argv[4])
+    shard, count = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (0, 1)
     variants = sorted(name for name in os.listdir(corpus) if name.endswith(".json"))
+    plotted = 0
     for name in variants[shard::count]:
+        if time.time() >= deadline:
+            break
         reason = fuzz_one(os.path.join(corpus, name), os.path.join(out_dir, name[:-5]), timeout_s)
         if reason:
             print(f"FAIL {name[:-5]} plots: {reason}", flush=True)
+        plotted += 1
+    print(f"plotted {plotted}", flush=True)
     return 0
 
 

@@ -4,7 +4,8 @@
 # blocked, stuck stages the watchdog must name, Ctrl-C), the soak/run commands end to end, and the
 # GPU pipeline on the simulated GPU, whose stream workers are threads: a loader thread that
 # refills a slot a copy still reads, or a host read before its synchronize, is a race TSan sees.
-# Builds only h2d_tests (and h2dbench, which the command tests run) in the `tsan` preset (sim).
+# Builds only h2d_tsan_tests (these suites' files) and h2dbench (which the command tests run) in
+# the `tsan` preset (sim).
 # Fails on any test failure and on any ThreadSanitizer report, in the tests or in a child
 # h2dbench they start.
 set -euo pipefail
@@ -13,7 +14,7 @@ cd "$h2d_root"
 h2d_find_nvcc
 
 cmake --preset tsan >/dev/null
-cmake --build --preset tsan --target h2d_tests h2dbench
+cmake --build --preset tsan --target h2d_tsan_tests h2dbench
 
 # halt_on_error: the first report fails the process (exit code 66), children included.
 # tsan.supp holds the (documented) races in third-party code that are not ours to fix.
@@ -27,7 +28,7 @@ filter+=':GpuPipelineSlowLink.*'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-build/tsan/h2d_tests --gtest_filter="$filter" 2>&1 | tee "$log" || status=$?
+build/tsan/h2d_tsan_tests --gtest_filter="$filter" 2>&1 | tee "$log" || status=$?
 if grep -q "WARNING: ThreadSanitizer" "$log"; then
   echo "tsan.sh: ThreadSanitizer reported a problem (see above)" >&2
   exit 1
@@ -43,7 +44,7 @@ fi
 for canary_test in HostPipeline.IgnoringSlotFencesIsCaught \
   SimStreams.APinnedSourceRewrittenBeforeTheCopyEndsIsWhatLands; do
   canary=0
-  H2D_TSAN_CANARY=1 build/tsan/h2d_tests --gtest_filter="$canary_test" >"$log" 2>&1 || canary=$?
+  H2D_TSAN_CANARY=1 build/tsan/h2d_tsan_tests --gtest_filter="$canary_test" >"$log" 2>&1 || canary=$?
   if [ "$canary" -eq 0 ] || ! grep -q "WARNING: ThreadSanitizer: data race" "$log"; then
     cat "$log" >&2
     echo "tsan.sh: ThreadSanitizer missed the deliberate race of $canary_test: is it active?" >&2

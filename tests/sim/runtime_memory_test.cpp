@@ -13,7 +13,6 @@
 namespace h2d::sim {
 namespace {
 
-constexpr std::size_t kMiB = 1 << 20;
 
 cudaPointerAttributes attributes_of(const void* pointer) {
   cudaPointerAttributes attributes{};

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
@@ -13,6 +14,8 @@
 #include "sim/runtime/runtime.hpp"
 
 namespace h2d::sim {
+
+inline constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 // Runs a test on a simulated machine described by H2D_SIM_* values, then puts the process's own
 // configuration back (the runtime is rebuilt from the environment both times).

@@ -51,7 +51,7 @@ GpuJpegDecoder make_jpeg_decoder(int device) {
 
 }  // namespace
 
-GpuStepEngine::Lane::Lane(int device, const BatchLayout& layout, std::size_t pixel_bytes,
+GpuStepEngine::Lane::Lane(int device, const SlotLayout& layout, std::size_t pixel_bytes,
                           std::size_t sample_pixel_bytes)
     : buffer(device, layout.device_bytes()),
       pixels(pixel_bytes > 0 ? DeviceBuffer(device, pixel_bytes) : DeviceBuffer()),

@@ -46,9 +46,9 @@ class GpuStepEngine final : public StepEngine {
 
  private:
   struct Lane {
-    Lane(int device, const BatchLayout& layout, std::size_t pixel_bytes,
+    Lane(int device, const SlotLayout& layout, std::size_t pixel_bytes,
          std::size_t sample_pixel_bytes);
-    DeviceBuffer buffer;  // images, ids, checksums (BatchLayout)
+    DeviceBuffer buffer;  // images, ids, checksums (SlotLayout)
     DeviceBuffer pixels;  // decode=gpu: nvJPEG's output, batch x tile x tile x 3 uint8
     HostBuffer readback;  // pinned: ids and checksums come back here (then a sample's pixels)
     Event copy_start;
@@ -64,7 +64,7 @@ class GpuStepEngine final : public StepEngine {
 
   const int device_;
   const PipelineConfig config_;
-  const BatchLayout layout_;
+  const SlotLayout layout_;
   unsigned busy_blocks_ = 1;
   std::optional<GpuJpegDecoder> jpeg_;  // decode=gpu
   std::size_t sample_pixel_bytes_ = 0;  // decode=gpu: tile x tile x 3

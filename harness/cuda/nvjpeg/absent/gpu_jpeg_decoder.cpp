@@ -1,10 +1,11 @@
 // GpuJpegDecoder without nvJPEG: linked where the build has none (a toolkit without it and no
 // nvidia-nvjpeg wheel, or the simulated GPU). Every case that would decode on the GPU is skipped
-// with the reason CMake gave (H2D_NVJPEG_ABSENT_REASON).
+// with the reason CMake gave (H2D_NVJPEG_ABSENT_REASON, in a header it generates).
 
 #include "harness/cuda/nvjpeg/gpu_jpeg_decoder.hpp"
 
 #include "harness/core/case_skipped.hpp"
+#include "nvjpeg_absent_reason.hpp"
 
 namespace h2d {
 
