@@ -88,30 +88,49 @@ TEST(Comparison, DifferentMachinesSideBySideWithVerdicts) {
   EXPECT_NE(reliable_regressions(c)[0].find(kMemcpy), std::string::npos);
 }
 
-TEST(Comparison, MissingCasesAreListedNotDropped) {
+// A GPU report beside a host-only one: the GPU families are said once, each with why the other
+// report lacks it, instead of a row of '-' per case (issue 30); a case missing from a family both
+// reports ran is still listed.
+TEST(Comparison, FamiliesInOneReportAreSaidOnceAndMissingCasesListed) {
+  const std::string kMemcpyBig = "host/memcpy/threads=2/bytes=64MiB";
   ReportBuilder gpu("gpubox", "NVIDIA H200");
-  gpu.add(kPinned, "GB_per_s", {50}).add(kMemcpy, "GB_per_s", {8});
+  gpu.add(kPinned, "GB_per_s", {50}).add(kPageable, "GB_per_s", {9}).add(kMemcpy, "GB_per_s", {8});
+  gpu.add(kMemcpyBig, "GB_per_s", {14});
   ReportBuilder cpu("laptop");
   cpu.add(kMemcpy, "GB_per_s", {7}).add("host/first_touch/dest=fresh/bytes=1MiB", "GB_per_s", {3});
   cpu.skip_family("h2d/memory", "no usable GPU: no NVIDIA driver is installed");
   const Comparison c = compare_reports({gpu.report(), cpu.report()}, {});
-  const ComparedCase& pinned = row(family(c, "h2d/memory"), kPinned);
-  EXPECT_FALSE(pinned.in_all());
-  EXPECT_FALSE(pinned.cells[1].present);
-  EXPECT_EQ(pinned.cells[1].problem,
+  ASSERT_EQ(c.one_sided.size(), 2u);
+  EXPECT_EQ(c.one_sided[0].family, "h2d/memory");
+  EXPECT_EQ(c.one_sided[0].report, 0u);
+  EXPECT_EQ(c.one_sided[0].cases, 2u);
+  EXPECT_EQ(c.one_sided[0].absent_because[1],
             "family skipped: no usable GPU: no NVIDIA driver is installed");
-  const ComparedCase& fresh =
-      row(family(c, "host/first_touch"), "host/first_touch/dest=fresh/bytes=1MiB");
-  EXPECT_FALSE(fresh.cells[0].present);
-  EXPECT_EQ(fresh.cells[0].problem, "not in this report");
+  EXPECT_EQ(c.one_sided[1].family, "host/first_touch");
+  EXPECT_EQ(c.one_sided[1].report, 1u);
+  EXPECT_THROW(family(c, "h2d/memory"), std::runtime_error);
+  const ComparedCase& big = row(family(c, "host/memcpy"), kMemcpyBig);
+  EXPECT_FALSE(big.in_all());
+  EXPECT_EQ(big.cells[1].problem, "not in this report");
   EXPECT_EQ(c.reports[1].machine.gpus, "none (no NVIDIA driver is installed)");
   EXPECT_EQ(c.reports[1].machine.link, "-");
 
-  const std::string table = format_comparison(c, CompareFormat::table, false);
-  EXPECT_NE(table.find("Cases without a value in every report (2)"), std::string::npos);
-  EXPECT_NE(table.find(kPinned + " (B: family skipped"), std::string::npos);
-  EXPECT_NE(table.find("host/first_touch/dest=fresh/bytes=1MiB (A: not in this report)"),
-            std::string::npos);
+  for (const CompareFormat format : {CompareFormat::table, CompareFormat::markdown}) {
+    const std::string text = format_comparison(c, format, false);
+    EXPECT_NE(text.find("Families in one report only, nothing to compare (2)"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("h2d/memory: 2 cases, only in A (B: family skipped: no usable GPU"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("host/first_touch: 1 case, only in B (A: not in this report)"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find(kPinned), std::string::npos) << text;  // said once, not per case
+    EXPECT_NE(text.find("Cases without a value in every report (1)"), std::string::npos) << text;
+    EXPECT_NE(text.find(kMemcpyBig + " (B: not in this report)"), std::string::npos) << text;
+  }
+  const std::string json = format_comparison(c, CompareFormat::json, false);
+  EXPECT_NE(json.find("one_sided_families"), std::string::npos);
 }
 
 TEST(Comparison, FailedCasesShowTheirError) {

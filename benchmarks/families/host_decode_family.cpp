@@ -30,7 +30,7 @@ namespace h2d {
 namespace {
 
 void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement placement,
-                     std::size_t threads, benchmark::State& state) {
+                          std::size_t threads, benchmark::State& state) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "image set and buffers");
   const std::shared_ptr<const ImageSet> set = run_image_set();
   const std::vector<const JpegImage*> images = group_images(*set, group);

@@ -42,7 +42,8 @@ std::vector<std::size_t> host_sizes(Preset preset) {
 
 void verify_copy(const void* data, std::size_t bytes) {
   NvtxRange verify(NvtxCategory::verify, "checksum");
-  verify_checksum(host_checksum(data, bytes), expected_checksum(bytes, kHostMemcpySeed), "copied data");
+  verify_checksum(host_checksum(data, bytes), expected_checksum(bytes, kHostMemcpySeed),
+                  "copied data");
 }
 
 void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& state) {

@@ -68,7 +68,8 @@ void run_host_staging_case(const HostStagingPoint& point, benchmark::State& stat
     };
     run_ring(schedule, slots, source.data(), team, collect);
     verify_checksum(host_checksum(collected.data(), point.bytes),
-                    expected_checksum(point.bytes, kHostStagingSeed), "chunks staged through the ring");
+                    expected_checksum(point.bytes, kHostStagingSeed),
+                    "chunks staged through the ring");
   }
   samples.write_counters(state);
 }

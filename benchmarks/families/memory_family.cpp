@@ -46,7 +46,8 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
   Event start(c.device);
   Event stop(c.device);
   StreamLatch latch(c.device);
-  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMemorySeed, stream);
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMemorySeed,
+                          stream);
   const CopyJob& job = copy.job();
   setup.reset();
 

@@ -61,7 +61,8 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
   for (int device : c.devices) {
     auto side = std::make_unique<GpuSide>(device, c.bytes, topology.numa_node_of(device));
     all_local = all_local && side->host.numa_placed();
-    fill_pattern(side->host.data(), c.bytes, kMultiConcurrentSeed + static_cast<std::uint64_t>(device));
+    fill_pattern(side->host.data(), c.bytes,
+                 kMultiConcurrentSeed + static_cast<std::uint64_t>(device));
     CopyJob job;
     job.destination = side->buffer.data();
     job.source = side->host.data();
@@ -98,7 +99,8 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
     NvtxRange verify(NvtxCategory::verify, "checksum");
     for (const auto& side : sides) {
       verify_checksum(device_checksum(side->buffer.data(), c.bytes, side->stream),
-                      expected_checksum(c.bytes, kMultiConcurrentSeed + static_cast<std::uint64_t>(side->device)),
+                      expected_checksum(
+                          c.bytes, kMultiConcurrentSeed + static_cast<std::uint64_t>(side->device)),
                       fmt::format("data that arrived on GPU {}", side->device));
     }
   }

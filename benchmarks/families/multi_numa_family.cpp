@@ -48,7 +48,8 @@ void run_numa_case(const NumaCase& c, benchmark::State& state) {
   Event start(c.device);
   Event stop(c.device);
   StreamLatch latch(c.device);
-  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMultiNumaSeed, stream);
+  const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMultiNumaSeed,
+                          stream);
   const CopyJob& job = copy.job();
   setup.reset();
 

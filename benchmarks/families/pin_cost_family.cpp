@@ -79,7 +79,8 @@ void verify_page_locked(std::byte* data, std::size_t bytes, int device) {
   // holding this very pattern: without the zeros a copy that never happened would pass.
   device_zero(target.data(), bytes, stream);
   copy_and_wait(target.data(), data, bytes, stream);
-  verify_checksum(device_checksum(target.data(), bytes, stream), expected_checksum(bytes, kPinCostSeed),
+  verify_checksum(device_checksum(target.data(), bytes, stream),
+                  expected_checksum(bytes, kPinCostSeed),
                   "data copied from the page-locked memory");
 }
 

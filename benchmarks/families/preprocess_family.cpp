@@ -65,8 +65,8 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
   }
 
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
-  HostBuffer decoded(HostKind::pageable, pixel_bytes);  // the decoded images a loader holds
-  fill_pattern(decoded.data(), pixel_bytes, kPreprocessSeed);     // every byte value, spread
+  HostBuffer decoded(HostKind::pageable, pixel_bytes);         // the decoded images a loader holds
+  fill_pattern(decoded.data(), pixel_bytes, kPreprocessSeed);  // every byte value, spread
   HostBuffer staging(c.kind, bus_bytes);
   std::memset(staging.data(), 0, bus_bytes);
   DeviceBuffer device_pixels;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <regex>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,6 +54,30 @@ struct Indexed {
   std::unordered_map<std::string, std::size_t> by_name;
   std::unordered_map<std::string, std::string> skip_reasons;
 };
+
+// The report that has cases of the family, when exactly one has.
+std::optional<std::size_t> sole_report(const ComparedFamily& family) {
+  std::optional<std::size_t> only;
+  for (const ComparedCase& row : family.cases) {
+    for (std::size_t r = 0; r < row.cells.size(); ++r) {
+      if (row.cells[r].present) {
+        if (only && *only != r) {
+          return std::nullopt;
+        }
+        only = r;
+      }
+    }
+  }
+  return only;
+}
+
+OneSidedFamily one_sided(const ComparedFamily& family, std::size_t report) {
+  OneSidedFamily side{family.family, report, family.cases.size(), {}};
+  for (const ComparedCell& cell : family.cases.front().cells) {
+    side.absent_because.push_back(cell.present ? "" : cell.problem);
+  }
+  return side;
+}
 
 }  // namespace
 
@@ -184,7 +209,11 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
         block.geomean_speedup.push_back(std::exp(sum / static_cast<double>(logs.size())));
       }
     }
-    comparison.families.push_back(std::move(block));
+    if (const auto only = sole_report(block); only && reports.size() > 1) {
+      comparison.one_sided.push_back(one_sided(block, *only));
+    } else {
+      comparison.families.push_back(std::move(block));
+    }
   }
   return comparison;
 }

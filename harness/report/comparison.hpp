@@ -52,9 +52,19 @@ struct ComparedFamily {
   std::vector<std::size_t> geomean_cases;
 };
 
+// A family only one report ran (GPU families beside a host-only report): nothing to compare, so
+// it gets one line instead of a row per case.
+struct OneSidedFamily {
+  std::string family;
+  std::size_t report = 0;  // the one that has it
+  std::size_t cases = 0;
+  std::vector<std::string> absent_because;  // per report ("" for the one that has it)
+};
+
 struct Comparison {
   std::vector<ComparedReport> reports;
-  std::vector<ComparedFamily> families;
+  std::vector<ComparedFamily> families;  // families at least two reports have
+  std::vector<OneSidedFamily> one_sided;
   VerdictOptions verdict;
   std::string filter;
 };

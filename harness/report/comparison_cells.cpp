@@ -92,6 +92,22 @@ std::vector<std::string> incomplete_lines(const Comparison& c) {
   return lines;
 }
 
+std::vector<std::string> one_sided_lines(const Comparison& c) {
+  std::vector<std::string> lines;
+  for (const OneSidedFamily& family : c.one_sided) {
+    std::string why;
+    for (std::size_t r = 0; r < family.absent_because.size(); ++r) {
+      if (r != family.report) {
+        why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", c.reports[r].label,
+                           family.absent_because[r]);
+      }
+    }
+    lines.push_back(fmt::format("{}: {} case{}, only in {} ({})", family.family, family.cases,
+                                family.cases == 1 ? "" : "s", c.reports[family.report].label, why));
+  }
+  return lines;
+}
+
 std::string footnote(const Comparison& c) {
   return fmt::format(
       "Speed-up > 1 means faster than {0} (for times it is {0}/X). Changes below {1:g}% are "

@@ -24,6 +24,8 @@ std::string metric_heading(const ComparedFamily& family);
 std::vector<std::pair<std::string, std::vector<std::string>>> machine_rows(const Comparison& c);
 // Cases missing from some report, or present without a value: "name (A: why; C: why)".
 std::vector<std::string> incomplete_lines(const Comparison& c);
+// Families only one report has: "h2d/batch: 32 cases, only in A (B: not in this report)".
+std::vector<std::string> one_sided_lines(const Comparison& c);
 std::string footnote(const Comparison& c);
 
 }  // namespace h2d

@@ -88,6 +88,14 @@ std::string format_table(const Comparison& c, bool colour) {
     out += table.str(colour);
   }
 
+  const std::vector<std::string> one_sided = one_sided_lines(c);
+  if (!one_sided.empty()) {
+    out +=
+        fmt::format("\nFamilies in one report only, nothing to compare ({}):\n", one_sided.size());
+    for (const std::string& line : one_sided) {
+      out += "  " + line + "\n";
+    }
+  }
   const std::vector<std::string> incomplete = incomplete_lines(c);
   if (!incomplete.empty()) {
     out += fmt::format("\nCases without a value in every report ({}):\n", incomplete.size());

@@ -78,6 +78,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"baseline", c.reports.front().label},
           {"reports", reports},
           {"families", families},
+          {"one_sided_families", one_sided_lines(c)},
           {"regressions", reliable_regressions(c)}};
 }
 

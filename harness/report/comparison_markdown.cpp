@@ -83,6 +83,14 @@ std::string format_markdown(const Comparison& c) {
       out += markdown_row(cells);
     }
   }
+  const std::vector<std::string> one_sided = one_sided_lines(c);
+  if (!one_sided.empty()) {
+    out += fmt::format("\n**Families in one report only, nothing to compare ({}):**\n\n",
+                       one_sided.size());
+    for (const std::string& line : one_sided) {
+      out += "- " + line + "\n";
+    }
+  }
   const std::vector<std::string> incomplete = incomplete_lines(c);
   if (!incomplete.empty()) {
     out += fmt::format("\n**Cases without a value in every report ({}):**\n\n", incomplete.size());

@@ -13,7 +13,6 @@
 namespace h2d::sim {
 namespace {
 
-
 cudaPointerAttributes attributes_of(const void* pointer) {
   cudaPointerAttributes attributes{};
   EXPECT_EQ(cudaPointerGetAttributes(&attributes, pointer), cudaSuccess);

@@ -14,7 +14,6 @@
 namespace h2d::sim {
 namespace {
 
-
 // A kernel that holds its stream until `release` is set: the latch's shape.
 void hold(cudaStream_t stream, std::atomic<bool>& release) {
   ASSERT_EQ(enqueue_kernel(stream, "hold",
