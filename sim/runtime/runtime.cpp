@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "sim/runtime/errors.hpp"
 #include "sim/runtime/sim_topology.hpp"
 
 namespace h2d::sim {
@@ -169,6 +170,9 @@ void reconfigure_from_environment() {
   runtime();  // the first one exists, so the static above never runs after this
   current_runtime().store(make_runtime(), std::memory_order_release);
   set_current_device_ordinal(0);
+  // A new machine, as a new process sees it: no last error left over from the old one (a test
+  // that left one made the next test's first launch_status() fail, whichever test ran next).
+  last_error(/*reset=*/true);
 }
 }  // namespace testing
 

@@ -177,6 +177,17 @@ TEST(SimFaultInjection, NthCallFailsCopiesCorruptAndIllegalAddressSticks) {
   EXPECT_EQ(cudaMalloc(&b, 16), cudaErrorIllegalAddress);
 }
 
+// A test's machine is rebuilt from the environment when it ends: the error it left behind must not
+// be the next test's (a launch's status read it, so a test failed only after this one).
+TEST(SimFaultInjection, ALastErrorDoesNotOutliveItsMachine) {
+  {
+    SimMachine machine({{"H2D_SIM_DEVICES", "1"}});
+    EXPECT_NE(cudaSetDevice(7), cudaSuccess);
+    ASSERT_NE(cudaPeekAtLastError(), cudaSuccess) << "the failed call left no last error";
+  }
+  EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess);
+}
+
 TEST(SimFaultInjection, AStallHoldsTheCopy) {
   SimMachine machine({{"H2D_SIM_FAULTS", "stall=cudaMemcpyAsync#1:80ms"}});
   void* a = nullptr;
