@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "harness/report/comparison_cells.hpp"
+
 namespace h2d {
 namespace {
 
