@@ -87,7 +87,7 @@ def _bar_panels(reports, families, skip_note):
         raise Skip(skip_note)
     panels = OrderedDict()
     for case in cases:
-        panel_keys, _series = axis_roles(case.family)
+        panel_keys, _series = axis_roles(case)
         where = tuple((key, case.params.get(key)) for key in panel_keys)
         panels.setdefault((case.family, where), []).append(case)
     if len(panels) > MAX_PANELS:
@@ -103,7 +103,7 @@ def _bar_figure(reports, families, title, skip_note, extra_metrics=(), reference
     GB/s panel of a family that crosses the link."""
     panels = []
     for (family, where), members in _bar_panels(reports, families, skip_note).items():
-        panel_keys, series_keys = axis_roles(family)
+        panel_keys, series_keys = axis_roles(members[0])
         present = {m for c in members for m in c.values}
         metrics = [primary_metric(members)[0]] + [m for m in extra_metrics if m in present]
         select = lambda c, f=family, w=where: c.family == f and all(  # noqa: E731

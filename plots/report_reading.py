@@ -35,25 +35,32 @@ _UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40
 # GB's bookkeeping numbers are not measurements.
 _BOOKKEEPING = {"family_index", "per_family_instance_index", "repetition_index", "repetitions",
                 "iterations"}
-# family prefix -> primary metric, first match wins: a copy of harness/report/primary_metric.cpp's
-# table (all 8 entries), until reports carry it (issue 31).
-_PRIMARY = [("pipeline/", "samples_per_s"), ("host/pipeline/", "samples_per_s"),
-            ("host/decode/", "tiles_per_s"), ("h2d/decode/", "samples_per_s"),
-            ("h2d/", "GB_per_s"), ("d2h/", "GB_per_s"), ("host/", "GB_per_s"),
-            ("batch/", "GB_per_s")]
 _UNIT_OF = {"GB_per_s": "GB/s (decimal)", "samples_per_s": "samples/s", "tiles_per_s": "tiles/s",
             "overlap_pct": "% of serial time saved", "real_time": "µs"}
-# family -> (panel keys, series keys) of its names, for the bar figures: one panel per value of
-# the panel keys (the workload a reader compares within), one colour per value of the series keys
-# (the strategies compared); every other key that varies labels a group of bars. The only place
-# the plots keep roles of axes, until reports carry them (issue 31).
-_ROLES = {
-    "h2d/batch": (("task",), ("pin",)),
-    "h2d/streams": ((), ("streams",)),
-    "h2d/staging": (("bytes",), ()),
-    "h2d/decode": (("tiles",), ("decode", "normalize")),
-    "host/pipeline": (("loop",), ()),
-}
+# What each family's cases mean (axes, roles, plot places, metric) for reports written before they
+# carried it: `h2dbench declarations` writes this file from harness/core/family_declarations.cpp,
+# and a test (plots_test.py) keeps the two equal. A report's own h2dbench.declarations win.
+DECLARED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "declared_families.json")
+_exported = None
+
+
+def exported_declarations():
+    """family -> declaration, from DECLARED_FILE (read once)."""
+    global _exported
+    if _exported is None:
+        with open(DECLARED_FILE, encoding="utf-8") as f:
+            _exported = _declarations(json.load(f))
+    return _exported
+
+
+def _declarations(items):
+    """family -> declaration for the well-formed items of a declarations list."""
+    found = {}
+    for item in items if isinstance(items, list) else []:
+        if (isinstance(item, dict) and isinstance(item.get("family"), str)
+                and isinstance(item.get("metric"), dict) and isinstance(item.get("axes"), list)):
+            found[item["family"]] = item
+    return found
 
 
 def parse_size(text):
@@ -91,6 +98,8 @@ class Case:
         self.family, self.params = parse_name(name)
         self.values = {}  # metric -> one value per repetition
         self.error = None
+        self.declaration = None  # its family's declaration (report's own, else exported)
+        self.roles = {}  # key -> "workload" | "strategy", from the entry's own `axes`
 
     def median(self, metric):
         values = self.values.get(metric)
@@ -256,6 +265,8 @@ class Report:
         self.doc = doc
         self.plain = "h2dbench" not in doc  # a plain Google Benchmark report
         self.context = _mapping(doc.get("h2dbench"))
+        self.declarations = dict(exported_declarations())
+        self.declarations.update(_declarations(self.context.get("declarations")))
         self.cases = self._collect()
         self.label = self.machine()
 
@@ -268,6 +279,10 @@ class Report:
             if not isinstance(name, str):
                 continue
             case = cases.setdefault(name, Case(name))
+            case.declaration = self.declarations.get(case.family)
+            for role in ("workload", "strategy"):
+                for key in _mapping(_mapping(entry.get("axes")).get(role)):
+                    case.roles[key] = role
             if entry.get("error_occurred"):
                 case.error = entry.get("error_message", "error")
                 continue
@@ -340,21 +355,35 @@ class Report:
 
 
 def primary_metric(cases):
-    """(metric, unit, higher_is_better) for a list of cases of one family."""
-    family = cases[0].family if cases else ""
+    """(metric, unit, higher_is_better) for a list of cases of one family: the declared metric
+    when the cases carry it, else GB_per_s, samples_per_s, real_time."""
+    declaration = cases[0].declaration if cases else None
     present = {m for c in cases for m in c.values}
-    for prefix, metric in _PRIMARY:
-        if (family + "/").startswith(prefix) and metric in present:
-            return metric, unit_of(metric), True
+    if declaration:
+        metric = _mapping(declaration.get("metric"))
+        counter = metric.get("counter")
+        if counter in present:
+            unit = _UNIT_OF.get(counter) or str(metric.get("unit", counter))
+            return counter, unit, metric.get("better", "higher") != "lower"
     for metric in ("GB_per_s", "samples_per_s"):
         if metric in present:
             return metric, unit_of(metric), True
     return "real_time", unit_of("real_time"), False
 
 
-def axis_roles(family):
-    """(panel keys, series keys) of a family's names; none for a family the table lacks."""
-    return _ROLES.get(family, ((), ()))
+def axis_roles(case):
+    """(panel keys, series keys) of a case's family: where its declaration places each axis
+    (an axis without a place: a strategy is a series); from the entry's own `axes` alone, each
+    strategy is a series; none for a family nothing declares."""
+    if case.declaration:
+        panels, series = [], []
+        for axis in _sequence(case.declaration.get("axes")):
+            axis = _mapping(axis)
+            place = axis.get("plot") or ("series" if axis.get("role") == "strategy" else "group")
+            (panels if place == "panel" else series if place == "series" else []).append(
+                axis.get("key"))
+        return tuple(panels), tuple(series)
+    return (), tuple(k for k, role in case.roles.items() if role == "strategy")
 
 
 def unit_of(metric):

@@ -11,6 +11,7 @@
 #include "harness/core/host_threads.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/report/report_file.hpp"
+#include "harness/report/summary.hpp"
 #include "tests/gpu_test_support.hpp"
 #include "tests/process_runner.hpp"
 
@@ -28,9 +29,13 @@ Report run_report(const std::string& filter, const std::string& tag, const std::
   return read_report(out);
 }
 
-// The measurements of a quick run by case name; none may have failed.
-Runs run_quick(const std::string& filter, const std::string& tag) {
+// The measurements of a quick run by case name; none may have failed. `verdict` gets the run's
+// verdict, read back from its report.
+Runs run_quick(const std::string& filter, const std::string& tag, RunSummary* verdict = nullptr) {
   const Report report = run_report(filter, tag, "");
+  if (verdict != nullptr) {
+    *verdict = summarize_report(report.document);
+  }
   EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty())
       << report.document["h2dbench"]["failed_cases"].dump();
   Runs runs;
@@ -54,8 +59,37 @@ double counter(const Runs& runs, const std::string& name, const std::string& key
   return found->second[key].get<double>();
 }
 
+std::string family_text(const RunSummary& verdict, const std::string& family) {
+  for (const FamilySummary& f : verdict.families) {
+    if (f.family == family) {
+      std::string text;
+      for (const auto& line : f.findings) {
+        text += line + "\n";
+      }
+      for (const auto& line : f.warnings) {
+        text += "warning: " + line + "\n";
+      }
+      return text;
+    }
+  }
+  return "(no " + family + " in the verdict)";
+}
+
 TEST(BatchRun, HostFamiliesMeasureEveryCase) {
-  const Runs runs = run_quick("^host/(collate|normalize)/", "host");
+  RunSummary verdict;
+  const Runs runs = run_quick("^host/(collate|normalize)/", "host", &verdict);
+  // Every entry says which of its keys are the workload and which the strategy, and the verdict
+  // ranks the strategies within a workload against the declared baseline.
+  for (const auto& [name, run] : runs) {
+    ASSERT_TRUE(run.contains("axes")) << name;
+    const char* strategy_key = name.rfind("host/collate", 0) == 0 ? "into" : "threads";
+    EXPECT_TRUE(run["axes"]["strategy"].contains(strategy_key)) << run.dump();
+  }
+  const std::string collate = family_text(verdict, "host/collate");
+  EXPECT_NE(collate.find("layout=tuple batch=16: "), std::string::npos) << collate;
+  EXPECT_NE(collate.find("into=layout"), std::string::npos) << collate;
+  EXPECT_EQ(collate.find("best layout="), std::string::npos)
+      << collate;  // a workload, not a choice
   const std::size_t sizes = batch_sizes(Preset::quick).size();
   const std::size_t thread_counts = host_thread_counts(Preset::quick, usable_cores()).size();
   EXPECT_EQ(runs.size(), 3 * 3 * sizes + thread_counts * sizes);
@@ -71,8 +105,15 @@ TEST(BatchRun, HostFamiliesMeasureEveryCase) {
 
 TEST(BatchRunGpu, FamiliesShowTheSilentNoPinAndVerify) {
   H2D_REQUIRE_GPU();
-  const Runs runs = run_quick("^h2d/(batch|preprocess)/", "gpu");
+  RunSummary verdict;
+  const Runs runs = run_quick("^h2d/(batch|preprocess)/", "gpu", &verdict);
   const std::string train = "h2d/batch/task=train/layout=";
+  // The warning the project exists for, read from the fresh report's own axes.
+  const std::string batch = family_text(verdict, "h2d/batch");
+  EXPECT_NE(batch.find("warning: pin=requested asked for page-locked memory but was 0% pinned in"),
+            std::string::npos)
+      << batch;
+  EXPECT_NE(batch.find("(layout=tuple, list)"), std::string::npos) << batch;
   EXPECT_EQ(counter(runs, train + "tuple/pin=requested/batch=16", "pinned_fraction"), 0);
   EXPECT_EQ(counter(runs, train + "list/pin=requested/batch=16", "pinned_fraction"), 0);
   EXPECT_EQ(counter(runs, train + "single/pin=requested/batch=16", "pinned_fraction"), 1);

@@ -176,6 +176,27 @@ TEST(Comparison, TimeOnlyFamiliesAreLowerIsBetter) {
   EXPECT_NEAR(judgement.speedup, 2.0, 1e-9);
 }
 
+// A family this h2dbench has never heard of, declared by the reports that ran it: its metric and
+// direction come from that declaration, not from the counter's name.
+TEST(Comparison, AFamilyNeverSeenIsComparedByItsDeclaration) {
+  const nlohmann::json declaration = {
+      {"family", "future/ring"},
+      {"metric", {{"counter", "stall_count"}, {"unit", "stalls"}, {"better", "lower"}}},
+      {"axes", {{{"key", "how"}, {"role", "strategy"}}}}};
+  ReportBuilder a("a");
+  a.add("future/ring/how=ring", "stall_count", {10, 11, 9}, {{"GB_per_s", 5}});
+  a.json()["h2dbench"]["declarations"] = nlohmann::json::array({declaration});
+  ReportBuilder b("b");
+  b.add("future/ring/how=ring", "stall_count", {5, 6, 4}, {{"GB_per_s", 4}});
+  b.json()["h2dbench"]["declarations"] = nlohmann::json::array({declaration});
+  const Comparison c = compare_reports({a.report(), b.report()}, {});
+  const ComparedFamily& f = family(c, "future/ring");
+  EXPECT_EQ(f.metric.name, "stall_count");
+  EXPECT_EQ(f.metric.unit, "stalls");
+  EXPECT_EQ(f.metric.better, Better::lower);
+  EXPECT_NEAR(f.cases[0].cells[1].vs_baseline->speedup, 2.0, 1e-9);  // fewer stalls: faster
+}
+
 TEST(Comparison, FilterAndItsErrors) {
   const auto reports = two_machines();
   CompareOptions options;

@@ -15,11 +15,14 @@ TEST(LinkAnnotation, GpusComeFromTheCaseName) {
   EXPECT_TRUE(case_gpus("h2d/memory/dir=h2d", {}).empty());
   EXPECT_THROW(case_gpus("multi/x/gpus=0,a", {0}), std::invalid_argument);
   EXPECT_THROW(case_gpus("multi/x/gpus=0,,1", {0}), std::invalid_argument);
-  EXPECT_TRUE(is_link_bound_family("h2d/memory"));
-  EXPECT_TRUE(is_link_bound_family("multi/scatter"));
-  EXPECT_FALSE(is_link_bound_family("host/memcpy"));
-  EXPECT_FALSE(is_link_bound_family("h2dx/memory"));
-  EXPECT_FALSE(is_link_bound_family("h2d/pin_cost"));  // pinning throughput, not link traffic
+}
+
+TEST(LinkAnnotation, OnlyFamiliesDeclaredLinkBoundAreAnnotated) {
+  EXPECT_TRUE(declared_family("h2d/memory").link_bound);
+  EXPECT_TRUE(declared_family("multi/scatter").link_bound);
+  EXPECT_FALSE(declared_family("host/memcpy").link_bound);
+  EXPECT_FALSE(declared_family("h2d/pin_cost").link_bound);  // a pinning cost, not link traffic
+  EXPECT_EQ(find_declared_family("h2dx/memory"), nullptr);
 }
 
 nlohmann::json entry(const std::string& run_name, double gb_per_s) {

@@ -23,6 +23,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import plot_reports  # noqa: E402
+import report_reading  # noqa: E402
 
 H2DBENCH = None  # set from --h2dbench
 
@@ -425,6 +426,51 @@ H200 = os.path.join(HERE, "..", "results", "2026-12-04_h200-pcie5")
 
 
 @unittest.skipUnless(os.path.isdir(H200), "the published H200 reports are not in results/")
+class Declarations(unittest.TestCase):
+    """The roles the plots read: from the report, else from plots/declared_families.json, which
+    must be what h2dbench declares (harness/core/family_declarations.cpp)."""
+
+    @unittest.skipIf(H2DBENCH is None and "--h2dbench" not in sys.argv, "needs --h2dbench")
+    def test_the_exported_file_is_what_h2dbench_declares(self):
+        result = subprocess.run([H2DBENCH, "declarations"], capture_output=True, text=True,
+                                check=True)
+        with open(report_reading.DECLARED_FILE, encoding="utf-8") as f:
+            exported = json.load(f)
+        self.assertEqual(exported, json.loads(result.stdout),
+                         "plots/declared_families.json is stale: rewrite it with "
+                         "`h2dbench declarations > plots/declared_families.json`")
+
+    def test_a_family_never_seen_is_placed_by_its_declaration(self):
+        report = make_report("new", ["Test GPU"])
+        report["h2dbench"]["declarations"] = [{
+            "family": "future/ring", "metric": {"counter": "wait_ms", "unit": "ms",
+                                                "better": "lower"},
+            "axes": [{"key": "where", "role": "workload", "plot": "panel"},
+                     {"key": "how", "role": "strategy", "baseline": "plain"},
+                     {"key": "size", "role": "workload"}]}]
+        for where in ("near", "far"):
+            for how in ("plain", "ring"):
+                add_case(report, f"future/ring/where={where}/how={how}/size=1",
+                         {"wait_ms": 5.0 if how == "ring" else 9.0})
+        path = os.path.join(tempfile.mkdtemp(prefix="h2d_plots_decl_"), "new.json")
+        with open(path, "w") as out:
+            json.dump(report, out)
+        cases = plot_reports.load_report(path).cases
+        self.assertEqual(report_reading.axis_roles(cases[0]), (("where",), ("how",)))
+        self.assertEqual(report_reading.primary_metric(cases), ("wait_ms", "ms", False))
+        # Only entry axes, no declaration: strategies are the series, nothing is a panel.
+        bare = report_reading.Case("future/other/how=x/size=1")
+        bare.roles = {"how": "strategy", "size": "workload"}
+        self.assertEqual(report_reading.axis_roles(bare), ((), ("how",)))
+
+    def test_an_old_report_reads_the_exported_roles(self):
+        report = plot_reports.load_report(os.path.join(H200, "quick.json"))
+        batch = next(c for c in report.cases if c.family == "h2d/batch")
+        self.assertEqual(report_reading.axis_roles(batch), (("task",), ("pin",)))
+        pin = [c for c in report.cases if c.family == "h2d/pin_cost" and c.values]
+        self.assertEqual(report_reading.primary_metric(pin), ("pin_us", "us", False))
+
+
 class PublishedH200Reports(unittest.TestCase):
     """The first real-GPU reports (results/2026-12-04_h200-pcie5): every figure they can fill
     is drawn, from the numbers they hold."""

@@ -190,7 +190,8 @@ TEST(CuptiActivityGpu, RecordsMemoryKindsKernelsAndTheCallingThread) {
     EXPECT_LE(call.end_ns, copy_range->end_ns);
   }
 
-  const auto findings = h2d::check_trace(host, result.records, {{kCase, {true, true}}});
+  const auto findings =
+      h2d::check_trace(host, result.records, {{kCase, {true, true, "kind=pinned"}}});
   bool pageable_flagged = false;
   for (const auto& finding : findings) {
     std::cout << "finding: " << finding.check << ": " << finding.message << "\n";

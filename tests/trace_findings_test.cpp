@@ -90,17 +90,30 @@ std::map<std::string, CaseClaims> claims_of(const std::string& name) {
   return {{name, h2d::case_claims(name, {})}};
 }
 
-TEST(CaseClaims, ComeFromNamesAndCounters) {
+TEST(CaseClaims, ComeFromTheFamilysDeclarationAndCUDA) {
   EXPECT_TRUE(h2d::case_claims(kPinnedAsync, {}).pinned);
   EXPECT_TRUE(h2d::case_claims(kPinnedAsync, {}).async);
   EXPECT_FALSE(h2d::case_claims(kPageableAsync, {}).pinned);
   EXPECT_FALSE(h2d::case_claims(kPinnedSync, {}).async);
   EXPECT_TRUE(h2d::case_claims("h2d/memory/kind=registered/bytes=4KiB", {}).pinned);
   EXPECT_TRUE(h2d::case_claims("h2d/memory/kind=write_combined", {}).pinned);
-  EXPECT_TRUE(h2d::case_claims("batch/layout=tuple", {{"host_pinned", 1}}).pinned);
-  EXPECT_TRUE(h2d::case_claims("batch/layout=tuple", {{"claims_pinned", 1}}).pinned);
-  EXPECT_TRUE(h2d::case_claims("loader/workers=4", {{"claims_async", 1}}).async);
-  EXPECT_FALSE(h2d::case_claims("batch/layout=tuple", {{"host_pinned", 0}}).pinned);
+  // The batch and loader families claim through their own keys, declared once.
+  const CaseClaims requested =
+      h2d::case_claims("h2d/batch/task=train/layout=tuple/pin=requested/batch=16", {});
+  EXPECT_TRUE(requested.pinned);
+  EXPECT_EQ(requested.pinned_by, "pin=requested");
+  EXPECT_FALSE(h2d::case_claims("h2d/batch/task=train/layout=tuple/pin=none/batch=16", {}).pinned);
+  const std::string loop =
+      "pipeline/train/workers=4/prefetch=2/pin=pinned_ring/copy=async/"
+      "batch=32/compute_us=1000/sample_us=100";
+  EXPECT_TRUE(h2d::case_claims(loop, {}).pinned);
+  EXPECT_TRUE(h2d::case_claims(loop, {}).async);
+  // A value that names a page-locked kind claims nothing outside a key declared to ask for it.
+  EXPECT_FALSE(h2d::case_claims("host/collate/layout=pinned/into=slot/batch=1", {}).pinned);
+  EXPECT_FALSE(h2d::case_claims("future/x/kind=pinned/mode=async", {}).pinned);
+  // CUDA's word: host_pinned=1 is page-locked whatever the name says.
+  EXPECT_TRUE(h2d::case_claims("future/x/layout=tuple", {{"host_pinned", 1}}).pinned);
+  EXPECT_FALSE(h2d::case_claims("future/x/layout=tuple", {{"host_pinned", 0}}).pinned);
 }
 
 TEST(CaseClaims, ReadFromAReportByRunName) {

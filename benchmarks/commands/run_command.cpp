@@ -206,6 +206,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   context.outcomes = case_outcomes();
   report["h2dbench"] = context_to_json(context);
   report["h2dbench"]["run"]["profile"] = context.options.profile;
+  add_declarations(report, selection);
   add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
   if (const auto images = used_image_set()) {
     report["h2dbench"]["images"] = image_set_to_json(*images);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <regex>
 
 #include "harness/cli/benchmark_flags.hpp"
@@ -11,6 +12,7 @@
 #include "harness/cli/run_options.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/report/benchmark_json.hpp"
+#include "harness/report/declarations_json.hpp"
 #include "harness/suite/case_runner.hpp"
 
 namespace h2d {
@@ -179,6 +181,29 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   nlohmann::json report = parse_benchmark_json(reporter.json());
   strip_timing_suffixes(report);
   return report;
+}
+
+void add_declarations(nlohmann::json& report, const SuiteSelection& selection) {
+  std::map<std::string, const CaseName*> declared;
+  std::vector<FamilyAxes> families;
+  for (const BenchmarkCase& bench_case : selection.cases) {
+    if (!bench_case.declared_name) {
+      continue;
+    }
+    declared[bench_case.name] = &*bench_case.declared_name;
+    const FamilyAxes* family = bench_case.declared_name->declaration();
+    if (std::none_of(families.begin(), families.end(),
+                     [&](const FamilyAxes& f) { return f.family == family->family; })) {
+      families.push_back(*family);
+    }
+  }
+  for (auto& entry : report["benchmarks"]) {
+    const auto found = declared.find(entry.value("run_name", entry.value("name", std::string())));
+    if (found != declared.end()) {
+      entry["axes"] = entry_axes(*found->second);
+    }
+  }
+  report["h2dbench"]["declarations"] = declarations_to_json(families);
 }
 
 }  // namespace h2d

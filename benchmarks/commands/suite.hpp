@@ -38,6 +38,11 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
 nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
                              const std::string& program);
 
+// What each case means, from its family's declaration: `axes` on every entry of a selected case
+// ({"workload": {...}, "strategy": {...}}) and the declarations of the run's families in
+// h2dbench.declarations, so readers of the report need no table of their own.
+void add_declarations(nlohmann::json& report, const SuiteSelection& selection);
+
 // Profile mode (--profile, --trace): every case runs this many iterations, once, so a profiler's
 // timeline shows the steady state without growing large.
 constexpr int kProfileIterations = 3;

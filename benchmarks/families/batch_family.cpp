@@ -145,12 +145,11 @@ std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
                                policy)) {
               continue;
             }
-            const std::string name = case_name_on("h2d/batch", plan, gpu)
-                                         .add("task", std::string(to_string(task)))
-                                         .add("layout", std::string(to_string(layout)))
-                                         .add("pin", std::string(to_string(policy)))
-                                         .add("batch", static_cast<long long>(batch))
-                                         .str();
+            const CaseName name = case_name_on("h2d/batch", plan, gpu)
+                                      .add("task", std::string(to_string(task)))
+                                      .add("layout", std::string(to_string(layout)))
+                                      .add("pin", std::string(to_string(policy)))
+                                      .add("batch", static_cast<long long>(batch));
             cases.push_back(
                 make_case(name, {{"gpu", gpu.ordinal}, {"batch_size", static_cast<double>(batch)}},
                           run_batch_case, BatchCase{gpu.ordinal, task, layout, policy, batch}));

@@ -312,12 +312,11 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
     for (const TileGroup& group : uniform_tile_groups()) {
       for (const RouteChoice& choice : route_choices()) {
         for (std::size_t batch : batch_sizes(plan.preset)) {
-          const std::string name = case_name_on("h2d/decode", plan, gpu)
-                                       .add("tiles", group.key())
-                                       .add("decode", choice.decode)
-                                       .add("normalize", choice.normalize)
-                                       .add("batch", static_cast<long long>(batch))
-                                       .str();
+          const CaseName name = case_name_on("h2d/decode", plan, gpu)
+                                    .add("tiles", group.key())
+                                    .add("decode", choice.decode)
+                                    .add("normalize", choice.normalize)
+                                    .add("batch", static_cast<long long>(batch));
           cases.push_back(make_case(
               name,
               {{"gpu", gpu.ordinal},

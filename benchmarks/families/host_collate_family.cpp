@@ -86,11 +86,10 @@ std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
   for (BatchLayout layout : all_batch_layouts()) {
     for (const CollateTarget& target : kTargets) {
       for (std::size_t batch : batch_sizes(plan.preset)) {
-        const std::string name = CaseName("host/collate")
-                                     .add("layout", std::string(to_string(layout)))
-                                     .add("into", target.name)
-                                     .add("batch", static_cast<long long>(batch))
-                                     .str();
+        const CaseName name = CaseName(declared_family("host/collate"))
+                                  .add("layout", std::string(to_string(layout)))
+                                  .add("into", target.name)
+                                  .add("batch", static_cast<long long>(batch));
         cases.push_back(make_case(name, {{"batch_size", static_cast<double>(batch)}},
                                   run_collate_case, layout, target.policy, batch));
       }

@@ -96,12 +96,11 @@ std::vector<BenchmarkCase> host_decode_cases(const RunPlan& plan) {
           if (placement != OutputPlacement::malloc && threads != 1) {
             continue;
           }
-          const std::string name = CaseName("host/decode")
-                                       .add("tiles", group.key())
-                                       .add("speed", std::string(to_string(speed)))
-                                       .add("out", std::string(to_string(placement)))
-                                       .add("threads", static_cast<long long>(threads))
-                                       .str();
+          const CaseName name = CaseName(declared_family("host/decode"))
+                                    .add("tiles", group.key())
+                                    .add("speed", std::string(to_string(speed)))
+                                    .add("out", std::string(to_string(placement)))
+                                    .add("threads", static_cast<long long>(threads));
           cases.push_back(
               make_case(name,
                         {{"threads", static_cast<double>(threads)},

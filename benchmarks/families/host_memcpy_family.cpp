@@ -117,10 +117,9 @@ std::vector<BenchmarkCase> memcpy_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
     for (std::size_t bytes : host_sizes(plan.preset)) {
-      const std::string name = CaseName("host/memcpy")
-                                   .add("threads", static_cast<long long>(threads))
-                                   .add_bytes("bytes", bytes)
-                                   .str();
+      const CaseName name = CaseName(declared_family("host/memcpy"))
+                                .add("threads", static_cast<long long>(threads))
+                                .add_bytes("bytes", bytes);
       cases.push_back(make_case(name, {{"threads", static_cast<double>(threads)}}, run_memcpy_case,
                                 bytes, threads));
     }
@@ -132,10 +131,9 @@ std::vector<BenchmarkCase> first_touch_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (bool fresh : {true, false}) {
     for (std::size_t bytes : host_sizes(plan.preset)) {
-      const std::string name = CaseName("host/first_touch")
-                                   .add("dest", fresh ? "fresh" : "reused")
-                                   .add_bytes("bytes", bytes)
-                                   .str();
+      const CaseName name = CaseName(declared_family("host/first_touch"))
+                                .add("dest", fresh ? "fresh" : "reused")
+                                .add_bytes("bytes", bytes);
       cases.push_back(make_case(name, {}, run_first_touch_case, bytes, fresh));
     }
   }

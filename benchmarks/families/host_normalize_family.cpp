@@ -67,10 +67,9 @@ std::vector<BenchmarkCase> normalize_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
     for (std::size_t batch : batch_sizes(plan.preset)) {
-      const std::string name = CaseName("host/normalize")
-                                   .add("threads", static_cast<long long>(threads))
-                                   .add("batch", static_cast<long long>(batch))
-                                   .str();
+      const CaseName name = CaseName(declared_family("host/normalize"))
+                                .add("threads", static_cast<long long>(threads))
+                                .add("batch", static_cast<long long>(batch));
       cases.push_back(make_case(
           name,
           {{"threads", static_cast<double>(threads)}, {"batch_size", static_cast<double>(batch)}},

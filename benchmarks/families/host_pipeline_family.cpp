@@ -26,7 +26,8 @@ std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
     for (const PipelineConfig& config : pipeline_sweep(plan.preset, loop, /*host_only=*/true)) {
-      cases.push_back(make_case(pipeline_case_name("host/pipeline", config, /*with_loop=*/true),
+      CaseName name(declared_family("host/pipeline"));
+      cases.push_back(make_case(add_pipeline_keys(name, config, /*with_loop=*/true),
                                 pipeline_params(config), run_host_pipeline_case, config));
     }
   }

@@ -77,12 +77,11 @@ void run_host_staging_case(const HostStagingPoint& point, benchmark::State& stat
 std::vector<BenchmarkCase> host_staging_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (const HostStagingPoint& point : host_staging_grid(plan.preset, usable_cores())) {
-    const std::string name = CaseName("host/staging")
-                                 .add_bytes("chunk", point.chunk_bytes)
-                                 .add("depth", static_cast<long long>(point.depth))
-                                 .add("threads", static_cast<long long>(point.threads))
-                                 .add_bytes("bytes", point.bytes)
-                                 .str();
+    const CaseName name = CaseName(declared_family("host/staging"))
+                              .add_bytes("chunk", point.chunk_bytes)
+                              .add("depth", static_cast<long long>(point.depth))
+                              .add("threads", static_cast<long long>(point.threads))
+                              .add_bytes("bytes", point.bytes);
     cases.push_back(make_case(name,
                               {{"chunk_bytes", static_cast<double>(point.chunk_bytes)},
                                {"depth", static_cast<double>(point.depth)},

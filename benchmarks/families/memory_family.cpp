@@ -84,12 +84,11 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
         }
         for (ApiMode mode : {ApiMode::sync, ApiMode::async}) {
           for (std::size_t bytes : transfer_sizes(plan.preset)) {
-            const std::string name = case_name_on("h2d/memory", plan, gpu)
-                                         .add("dir", std::string(to_string(direction)))
-                                         .add("kind", std::string(to_string(kind)))
-                                         .add("mode", mode == ApiMode::sync ? "sync" : "async")
-                                         .add_bytes("bytes", bytes)
-                                         .str();
+            const CaseName name = case_name_on("h2d/memory", plan, gpu)
+                                      .add("dir", std::string(to_string(direction)))
+                                      .add("kind", std::string(to_string(kind)))
+                                      .add("mode", mode == ApiMode::sync ? "sync" : "async")
+                                      .add_bytes("bytes", bytes);
             cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_memory_case,
                                       MemoryCase{gpu.ordinal, direction, kind, mode, bytes}));
           }

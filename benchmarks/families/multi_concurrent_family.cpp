@@ -144,11 +144,10 @@ std::vector<BenchmarkCase> concurrent_cases(const RunPlan& plan) {
       continue;
     }
     for (std::size_t bytes : large_transfer_sizes(plan.preset)) {
-      const std::string name = CaseName("multi/h2d_concurrent")
-                                   .add("gpus", ordinal_list(set.ordinals))
-                                   .add("set", set.kind)
-                                   .add_bytes("bytes", bytes)
-                                   .str();
+      const CaseName name = CaseName(declared_family("multi/h2d_concurrent"))
+                                .add("gpus", ordinal_list(set.ordinals))
+                                .add("set", set.kind)
+                                .add_bytes("bytes", bytes);
       cases.push_back(make_case(name, {{"k", static_cast<double>(k)}}, run_concurrent_case,
                                 ConcurrentCase{set.ordinals, bytes}));
     }

@@ -101,13 +101,12 @@ std::vector<BenchmarkCase> numa_cases(const RunPlan& plan) {
     for (Direction direction : directions) {
       for (int node : nodes) {
         for (std::size_t bytes : large_transfer_sizes(plan.preset)) {
-          const std::string name = CaseName("multi/numa")
-                                       .add("gpu", gpu.ordinal)
-                                       .add("dir", std::string(to_string(direction)))
-                                       .add("node", node)
-                                       .add("placement", placement(gpu_node, node))
-                                       .add_bytes("bytes", bytes)
-                                       .str();
+          const CaseName name = CaseName(declared_family("multi/numa"))
+                                    .add("gpu", gpu.ordinal)
+                                    .add("dir", std::string(to_string(direction)))
+                                    .add("node", node)
+                                    .add("placement", placement(gpu_node, node))
+                                    .add_bytes("bytes", bytes);
           cases.push_back(make_case(name,
                                     {{"gpu", gpu.ordinal},
                                      {"node", node},

@@ -293,11 +293,10 @@ std::vector<BenchmarkCase> scatter_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (Route route : {Route::direct, Route::via_gpu0}) {
     for (std::size_t batch : large_transfer_sizes(plan.preset)) {
-      const std::string name = CaseName("multi/scatter")
-                                   .add("gpus", ordinal_list(selected))
-                                   .add("route", route == Route::direct ? "direct" : "via_gpu0")
-                                   .add_bytes("batch", batch)
-                                   .str();
+      const CaseName name = CaseName(declared_family("multi/scatter"))
+                                .add("gpus", ordinal_list(selected))
+                                .add("route", route == Route::direct ? "direct" : "via_gpu0")
+                                .add_bytes("batch", batch);
       cases.push_back(make_case(name, {{"k", static_cast<double>(selected.size())}},
                                 route == Route::direct ? run_direct : run_via_first_gpu,
                                 ScatterCase{selected, batch, route}));

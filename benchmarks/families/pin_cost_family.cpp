@@ -200,10 +200,9 @@ std::vector<BenchmarkCase> pin_cost_cases(const RunPlan& plan) {
       const std::vector<std::size_t> sizes =
           is_cache_op(op) ? cached_request_sizes(plan.preset) : pin_cost_sizes(plan.preset);
       for (std::size_t bytes : sizes) {
-        const std::string name = case_name_on("h2d/pin_cost", plan, gpu)
-                                     .add("op", op_name(op))
-                                     .add_bytes("bytes", bytes)
-                                     .str();
+        const CaseName name = case_name_on("h2d/pin_cost", plan, gpu)
+                                  .add("op", op_name(op))
+                                  .add_bytes("bytes", bytes);
         std::map<std::string, double> params = {{"gpu", gpu.ordinal}};
         if (is_cache_op(op)) {
           params["rounding_waste_pct"] = rounding_waste_pct(bytes);

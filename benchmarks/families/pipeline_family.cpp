@@ -32,14 +32,12 @@ std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
   std::vector<BenchmarkCase> cases;
   for (const DeviceInfo& gpu : plan.devices) {
     for (const PipelineConfig& config : pipeline_sweep(plan.preset, loop, /*host_only=*/false)) {
-      std::string name = pipeline_case_name(family, config, /*with_loop=*/false);
-      if (plan.devices.size() > 1) {
-        name.insert(family.size(), "/gpu=" + std::to_string(gpu.ordinal));
-      }
+      CaseName name = case_name_on(family, plan, gpu);
+      add_pipeline_keys(name, config, /*with_loop=*/false);
       std::map<std::string, double> params = pipeline_params(config);
       params["gpu"] = gpu.ordinal;
-      cases.push_back(make_case(std::move(name), std::move(params), run_gpu_pipeline_case, config,
-                                gpu.ordinal));
+      cases.push_back(
+          make_case(name, std::move(params), run_gpu_pipeline_case, config, gpu.ordinal));
     }
   }
   return cases;

@@ -182,11 +182,10 @@ std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
     for (Where where : {Where::cpu, Where::gpu}) {
       for (HostKind kind : preprocess_kinds(plan.preset)) {
         for (std::size_t batch : batch_sizes(plan.preset)) {
-          const std::string name = case_name_on("h2d/preprocess", plan, gpu)
-                                       .add("where", where == Where::cpu ? "cpu" : "gpu")
-                                       .add("mem", std::string(to_string(kind)))
-                                       .add("batch", static_cast<long long>(batch))
-                                       .str();
+          const CaseName name = case_name_on("h2d/preprocess", plan, gpu)
+                                    .add("where", where == Where::cpu ? "cpu" : "gpu")
+                                    .add("mem", std::string(to_string(kind)))
+                                    .add("batch", static_cast<long long>(batch));
           cases.push_back(make_case(name,
                                     {{"gpu", gpu.ordinal},
                                      {"batch_size", static_cast<double>(batch)},

@@ -195,7 +195,7 @@ BenchmarkCase staging_case(const RunPlan& plan, const DeviceInfo& gpu, const Sta
     params["threads"] = static_cast<double>(c.ring.threads);
   }
   name.add_bytes("bytes", c.bytes);
-  return make_case(name.str(), std::move(params), run_staging_case, c);
+  return make_case(name, std::move(params), run_staging_case, c);
 }
 
 std::vector<BenchmarkCase> staging_cases(const RunPlan& plan) {

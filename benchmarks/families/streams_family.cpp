@@ -199,11 +199,10 @@ std::vector<BenchmarkCase> streams_cases(const RunPlan& plan) {
     for (Variant variant : {Variant::copy, Variant::copy_compute, Variant::copy_compute_d2h}) {
       for (std::size_t streams : stream_counts(plan.preset)) {
         for (std::size_t bytes : streams_sizes(plan.preset)) {
-          const std::string name = case_name_on("h2d/streams", plan, gpu)
-                                       .add("work", variant_name(variant))
-                                       .add("streams", static_cast<long long>(streams))
-                                       .add_bytes("bytes", bytes)
-                                       .str();
+          const CaseName name = case_name_on("h2d/streams", plan, gpu)
+                                    .add("work", variant_name(variant))
+                                    .add("streams", static_cast<long long>(streams))
+                                    .add_bytes("bytes", bytes);
           cases.push_back(
               make_case(name, {{"gpu", gpu.ordinal}, {"streams", static_cast<double>(streams)}},
                         run_streams_case, StreamsCase{gpu, variant, streams, bytes}));

@@ -102,10 +102,9 @@ std::vector<BenchmarkCase> zero_copy_cases(const RunPlan& plan) {
         continue;  // the device cannot address host memory: no zero-copy to measure
       }
       for (std::size_t bytes : zero_copy_sizes(plan.preset)) {
-        const std::string name = case_name_on("h2d/zero_copy", plan, gpu)
-                                     .add("path", mapped ? "mapped" : "copy")
-                                     .add_bytes("bytes", bytes)
-                                     .str();
+        const CaseName name = case_name_on("h2d/zero_copy", plan, gpu)
+                                  .add("path", mapped ? "mapped" : "copy")
+                                  .add_bytes("bytes", bytes);
         cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_zero_copy_case,
                                   ZeroCopyCase{gpu.ordinal, mapped, bytes}));
       }

@@ -24,8 +24,16 @@ CaseName::CaseName(std::string family) : family_(std::move(family)) {
   }
 }
 
+CaseName::CaseName(const FamilyAxes& declared) : CaseName(declared.family) {
+  declared_ = &declared;
+}
+
 CaseName& CaseName::add(const std::string& key, const std::string& value) {
   check_token(key, "key");
+  if (declared_ != nullptr && declared_->find(key) == nullptr) {
+    throw std::logic_error(fmt::format("{} declares no axis '{}' (declared: {})", family_, key,
+                                       declared_->keys_text()));
+  }
   check_token(value, "value");
   params_.emplace_back(key, value);
   return *this;

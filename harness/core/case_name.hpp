@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "harness/core/family_axes.hpp"
+
 namespace h2d {
 
 // Benchmark names are `family/key=value/...`, e.g.
@@ -13,6 +15,10 @@ namespace h2d {
 class CaseName {
  public:
   explicit CaseName(std::string family);
+  // A name of a declared family: add() refuses a key the declaration lacks (std::logic_error), so
+  // every key a family writes has its role. `declared` must outlive the name (declared_families()
+  // lives as long as the program).
+  explicit CaseName(const FamilyAxes& declared);
 
   CaseName& add(const std::string& key, const std::string& value);
   CaseName& add(const std::string& key, long long value);
@@ -20,12 +26,14 @@ class CaseName {
   CaseName& add_bytes(const std::string& key, std::size_t bytes);
 
   const std::string& family() const { return family_; }
+  const FamilyAxes* declaration() const { return declared_; }  // nullptr: undeclared
   const std::vector<std::pair<std::string, std::string>>& params() const { return params_; }
   std::string str() const;
 
  private:
   std::string family_;
   std::vector<std::pair<std::string, std::string>> params_;
+  const FamilyAxes* declared_ = nullptr;
 };
 
 struct ParsedCaseName {

@@ -55,18 +55,6 @@ const std::vector<HostKind>& all_host_kinds() {
   return kinds;
 }
 
-HostKind parse_host_kind(std::string_view name) {
-  std::string valid;
-  for (HostKind kind : all_host_kinds()) {
-    if (to_string(kind) == name) {
-      return kind;
-    }
-    valid += fmt::format("{}{}", valid.empty() ? "" : ", ", to_string(kind));
-  }
-  throw std::invalid_argument(
-      fmt::format("unknown host memory kind '{}' (valid: {})", name, valid));
-}
-
 bool receives_device_copies(HostKind kind) {
   return kind != HostKind::write_combined;
 }

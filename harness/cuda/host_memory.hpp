@@ -21,8 +21,6 @@ enum class HostKind {
 };
 
 std::string_view to_string(HostKind kind);
-// Throws std::invalid_argument listing the valid names.
-HostKind parse_host_kind(std::string_view name);
 const std::vector<HostKind>& all_host_kinds();
 // Whether the kind is page-locked, i.e. the DMA engine can read it directly.
 bool is_page_locked(HostKind kind);

@@ -142,9 +142,7 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
   return configs;
 }
 
-std::string pipeline_case_name(const std::string& family, const PipelineConfig& config,
-                               bool with_loop) {
-  CaseName name(family);
+CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool with_loop) {
   if (with_loop) {
     name.add("loop", std::string(to_string(config.loop)));
   }
@@ -158,7 +156,13 @@ std::string pipeline_case_name(const std::string& family, const PipelineConfig& 
   if (config.decode != DecodeMode::none) {  // absent otherwise: older reports keep their names
     name.add("decode", std::string(to_string(config.decode)));
   }
-  return name.str();
+  return name;
+}
+
+std::string pipeline_case_name(const std::string& family, const PipelineConfig& config,
+                               bool with_loop) {
+  CaseName name(family);
+  return add_pipeline_keys(name, config, with_loop).str();
 }
 
 std::map<std::string, double> pipeline_params(const PipelineConfig& config) {

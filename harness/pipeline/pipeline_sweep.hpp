@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/case_name.hpp"
+
 #include "harness/core/preset.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 
@@ -26,6 +28,8 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
 // (with loop=train first when `with_loop`, for host/pipeline, which holds both loops).
 std::string pipeline_case_name(const std::string& family, const PipelineConfig& config,
                                bool with_loop);
+// The same keys added to `name` (a declared family's name, so each key is checked).
+CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool with_loop);
 // The numeric parameters, written as counters.
 std::map<std::string, double> pipeline_params(const PipelineConfig& config);
 

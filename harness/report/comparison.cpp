@@ -11,6 +11,7 @@
 
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/report/family_catalog.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/report_cases.hpp"
 #include "harness/report/simulated_report.hpp"
@@ -143,11 +144,20 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
     comparison.reports.push_back(std::move(side));
   }
 
+  std::vector<FamilyCatalog> catalogs;
+  for (const Report& report : reports) {
+    catalogs.emplace_back(report.document);
+  }
   for (const std::string& family : families) {
     const std::vector<std::string>& names = names_of_family[family];
     ComparedFamily block;
     block.family = family;
-    block.metric = primary_metric(family, [&](const std::string& metric) {
+    // The first report that declares the family decides its metric (its own run's declaration).
+    const FamilyAxes* declared = nullptr;
+    for (std::size_t r = 0; r < reports.size() && declared == nullptr; ++r) {
+      declared = catalogs[r].find(family);
+    }
+    block.metric = primary_metric(declared, [&](const std::string& metric) {
       for (const Indexed& report : indexed) {
         for (const std::string& name : names) {
           const auto at = report.by_name.find(name);

@@ -1,6 +1,5 @@
 #include "harness/report/primary_metric.hpp"
 
-#include <array>
 #include <string_view>
 
 namespace h2d {
@@ -9,27 +8,6 @@ namespace {
 bool ends_with(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
-
-bool starts_with(std::string_view text, std::string_view head) {
-  return text.substr(0, head.size()) == head;
-}
-
-// family prefix -> primary metric. First match wins; a new family with a rate of its own adds a
-// line here, one without needs nothing (the fallback reads GB_per_s, then real_time).
-struct TableEntry {
-  std::string_view prefix;
-  std::string_view metric;
-};
-constexpr std::array<TableEntry, 8> kTable{{
-    {"pipeline/", "samples_per_s"},
-    {"host/pipeline/", "samples_per_s"},
-    {"host/decode/", "tiles_per_s"},
-    {"h2d/decode/", "samples_per_s"},
-    {"h2d/", "GB_per_s"},
-    {"d2h/", "GB_per_s"},
-    {"host/", "GB_per_s"},
-    {"batch/", "GB_per_s"},
-}};
 
 }  // namespace
 
@@ -54,12 +32,10 @@ PrimaryMetric describe_metric(const std::string& name) {
   return metric;
 }
 
-PrimaryMetric primary_metric(const std::string& family,
+PrimaryMetric primary_metric(const FamilyAxes* declared,
                              const std::function<bool(const std::string&)>& has) {
-  for (const TableEntry& entry : kTable) {
-    if (starts_with(family + "/", entry.prefix) && has(std::string(entry.metric))) {
-      return describe_metric(std::string(entry.metric));
-    }
+  if (declared != nullptr && has(declared->metric.counter)) {
+    return {declared->metric.counter, declared->metric.better, declared->metric.unit};
   }
   for (const char* fallback : {"GB_per_s", "samples_per_s"}) {
     if (has(fallback)) {
@@ -67,10 +43,6 @@ PrimaryMetric primary_metric(const std::string& family,
     }
   }
   return describe_metric("real_time");
-}
-
-const char* to_string(Better better) {
-  return better == Better::higher ? "higher is better" : "lower is better";
 }
 
 }  // namespace h2d

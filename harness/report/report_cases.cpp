@@ -10,6 +10,23 @@
 namespace h2d {
 namespace {
 
+// The entry's `axes` object ({"workload": {...}, "strategy": {...}}): each key's role.
+void read_roles(const nlohmann::json& entry, std::map<std::string, AxisRole>& roles) {
+  const auto axes = entry.find("axes");
+  if (axes == entry.end() || !axes->is_object()) {
+    return;
+  }
+  for (const auto& [name, role] :
+       {std::pair{"workload", AxisRole::workload}, std::pair{"strategy", AxisRole::strategy}}) {
+    const auto keys = axes->find(name);
+    if (keys != axes->end() && keys->is_object()) {
+      for (const auto& item : keys->items()) {
+        roles[item.key()] = role;
+      }
+    }
+  }
+}
+
 // Google Benchmark's own bookkeeping, not measurements ("iterations" is kept: it says whether a
 // within-run cv could be measured at all).
 bool is_bookkeeping(const std::string& key) {
@@ -107,6 +124,7 @@ std::vector<ReportCase> collect_cases(const nlohmann::json& report) {
       cases.push_back(std::move(fresh));
     }
     ReportCase& c = cases[at->second];
+    read_roles(entry, c.roles);
     if (bool_or(entry, "error_occurred", false)) {
       c.error = string_or(entry, "error_message", "error (no message)");
       continue;

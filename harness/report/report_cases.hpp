@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/core/case_name.hpp"
+#include "harness/core/family_axes.hpp"
 
 namespace h2d {
 
@@ -27,6 +28,9 @@ struct ReportCase {
   std::size_t repetitions = 0;
   bool aggregates_only = false;
   std::optional<std::string> error;  // error_occurred: the case was skipped or failed
+  // The role of each key, from the entry's `axes` (reports before them have none: readers ask
+  // FamilyCatalog, which falls back to the family's declaration).
+  std::map<std::string, AxisRole> roles;
 
   bool has(const std::string& metric) const;
   // Median over repetitions; throws std::out_of_range when the case has no such value.

@@ -1,11 +1,8 @@
 #include "harness/report/summary.hpp"
 
-#include "harness/core/link_bound_family.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -16,17 +13,20 @@
 #include "harness/report/json_fields.hpp"
 #include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
+#include "harness/report/within_noise.hpp"
 
 namespace h2d {
 namespace {
 
-// A workload and the strategies measured for it.
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// One workload (the values of the workload axes) and the strategies measured for it.
 struct Workload {
-  std::vector<std::pair<std::string, std::string>> key;  // non-strategy params
+  Params key;
   std::vector<const ReportCase*> cases;
 };
 
-std::string join_params(const std::vector<std::pair<std::string, std::string>>& params) {
+std::string join_params(const Params& params) {
   std::string text;
   for (const auto& [key, value] : params) {
     text += (text.empty() ? "" : " ") + key + "=" + value;
@@ -34,15 +34,132 @@ std::string join_params(const std::vector<std::pair<std::string, std::string>>& 
   return text;
 }
 
-// The case's parameters that are not part of its workload: how it moved the data.
-std::string strategy_label(const ReportCase& c, const Workload& w) {
-  std::vector<std::pair<std::string, std::string>> params;
-  for (const auto& param : c.parsed.params) {
-    if (std::find(w.key.begin(), w.key.end(), param) == w.key.end()) {
-      params.push_back(param);
+// What the verdict reads of one family: its cases, their roles and the metric that ranks them.
+class FamilyReading {
+ public:
+  FamilyReading(const FamilyCatalog& catalog, PrimaryMetric metric)
+      : catalog_(catalog), metric_(std::move(metric)) {}
+
+  const PrimaryMetric& metric() const { return metric_; }
+  double value(const ReportCase* c) const { return c->median(metric_.name); }
+  // Larger is better, whichever way the metric points.
+  double oriented(const ReportCase* c) const {
+    return metric_.better == Better::higher ? value(c) : -value(c);
+  }
+  // How many times better `best` is than `other`.
+  double gain(const ReportCase* best, const ReportCase* other) const {
+    const double ratio = value(best) / value(other);
+    return metric_.better == Better::higher ? ratio : 1 / ratio;
+  }
+  const char* gain_word() const { return metric_.better == Better::higher ? "over" : "less than"; }
+
+  Params params_of(const ReportCase& c, AxisRole role) const {
+    Params params;
+    for (const auto& param : c.parsed.params) {
+      if (catalog_.role_of(c, param.first) == role) {
+        params.push_back(param);
+      }
+    }
+    return params;
+  }
+  std::string strategy_label(const ReportCase& c) const {
+    return join_params(params_of(c, AxisRole::strategy));
+  }
+
+  // The naive start of the family's declaration: every strategy axis with a baseline has it.
+  bool is_baseline(const ReportCase& c) const {
+    int matched = 0;
+    for (const auto& [key, value] : c.parsed.params) {
+      const AxisDeclaration* axis = catalog_.axis_of(c, key);
+      if (axis == nullptr || axis->role != AxisRole::strategy || axis->baseline.empty()) {
+        continue;
+      }
+      if (axis->baseline != value) {
+        return false;
+      }
+      ++matched;
+    }
+    return matched > 0;
+  }
+
+  std::vector<Workload> workloads(const std::vector<const ReportCase*>& cases) const {
+    std::vector<Workload> grouped;
+    // The index keeps it linear in the cases (100k workloads of one case each are a real fuzzed
+    // input).
+    std::map<Params, std::size_t> index;
+    for (const ReportCase* c : cases) {
+      Params key = params_of(*c, AxisRole::workload);
+      const auto [at, inserted] = index.emplace(key, grouped.size());
+      if (inserted) {
+        grouped.push_back({std::move(key), {}});
+      }
+      grouped[at->second].cases.push_back(c);
+    }
+    return grouped;
+  }
+
+ private:
+  const FamilyCatalog& catalog_;
+  PrimaryMetric metric_;
+};
+
+// The strategy labels of cases that tie, short: "kind=pinned, write_combined, registered
+// mode=async" when they differ in one key; groups of such joined by "; " when in more.
+std::string tie_label(const std::vector<const ReportCase*>& tied, const FamilyReading& reading) {
+  std::vector<Params> labels;
+  for (const ReportCase* c : tied) {
+    labels.push_back(reading.params_of(*c, AxisRole::strategy));
+  }
+  // The key with the most distinct values among the tied cases is listed value by value.
+  std::map<std::string, std::set<std::string>> values;
+  for (const Params& label : labels) {
+    for (const auto& [key, value] : label) {
+      values[key].insert(value);
     }
   }
-  return join_params(params);  // never empty when the workload has several cases
+  std::string listed;
+  std::size_t most = 1;
+  for (const auto& [key, distinct] : values) {
+    if (distinct.size() > most) {
+      most = distinct.size();
+      listed = key;
+    }
+  }
+  // Cases alike in every other key share one entry, in the order they appear in the report.
+  std::vector<std::pair<Params, std::vector<std::string>>> entries;
+  for (const Params& label : labels) {
+    Params rest;
+    std::string value;
+    for (const auto& param : label) {
+      if (param.first == listed) {
+        value = param.second;
+      } else {
+        rest.push_back(param);
+      }
+    }
+    auto at = std::find_if(entries.begin(), entries.end(),
+                           [&](const auto& entry) { return entry.first == rest; });
+    if (at == entries.end()) {
+      entries.push_back({rest, {}});
+      at = std::prev(entries.end());
+    }
+    at->second.push_back(value);
+  }
+  std::string text;
+  for (const auto& [rest, listed_values] : entries) {
+    std::string entry;
+    if (!listed.empty()) {
+      std::string joined;
+      for (const std::string& value : listed_values) {
+        joined += (joined.empty() ? "" : ", ") + value;
+      }
+      entry = listed + "=" + joined;
+    }
+    const std::string others = join_params(rest);
+    entry += (entry.empty() || others.empty() ? "" : " ") + others;
+    text += (text.empty() ? "" : "; ") + entry;
+  }
+  return text;
 }
 
 // Bytes of a case: its "bytes" counter, else its name's bytes=... parameter.
@@ -61,31 +178,9 @@ std::optional<double> bytes_of(const ReportCase& c) {
   }
 }
 
-// Groups cases by the parameters for which `in_workload` holds, in first-seen order; the index
-// keeps it linear in the cases (100k workloads of one case each are a real fuzzed input).
-std::vector<Workload> group_workloads(const std::vector<const ReportCase*>& cases,
-                                      const std::function<bool(const std::string&)>& in_workload) {
-  std::vector<Workload> workloads;
-  std::map<std::vector<std::pair<std::string, std::string>>, std::size_t> index;
-  for (const ReportCase* c : cases) {
-    std::vector<std::pair<std::string, std::string>> key;
-    for (const auto& param : c->parsed.params) {
-      if (in_workload(param.first)) {
-        key.push_back(param);
-      }
-    }
-    const auto [at, inserted] = index.emplace(key, workloads.size());
-    if (inserted) {
-      workloads.push_back({std::move(key), {}});
-    }
-    workloads[at->second].cases.push_back(c);
-  }
-  return workloads;
-}
-
 // The workload key without its bytes parameter: workloads that differ only in size.
 std::string size_free_key(const Workload& w) {
-  std::vector<std::pair<std::string, std::string>> key;
+  Params key;
   for (const auto& param : w.key) {
     if (param.first != "bytes") {
       key.push_back(param);
@@ -94,76 +189,96 @@ std::string size_free_key(const Workload& w) {
   return join_params(key);
 }
 
-double oriented(double value, const PrimaryMetric& metric) {
-  return metric.better == Better::higher ? value : -value;
-}
+struct WorkloadLine {
+  std::string text;
+  std::vector<std::string> winners;  // the strategy that came out best, or each of the tie
+};
 
-// "best kind=pinned mode=async 24.1 GB/s, 3.2x over kind=pageable mode=sync, 87% of link"
-std::string describe_workload(const Workload& w, const PrimaryMetric& metric, bool link_bound,
-                              const ReportCase*& best_out) {
-  const std::string& m = metric.name;
-  const ReportCase* best = w.cases.front();
-  for (const ReportCase* c : w.cases) {
-    if (oriented(c->median(m), metric) > oriented(best->median(m), metric)) {
-      best = c;
-    }
-  }
-  best_out = best;
+// "dir=h2d bytes=64MiB: within noise: kind=pinned, registered mode=async 55.1 GB/s, 6.72x over
+// kind=pageable mode=sync, 94% of link"
+WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, bool link_bound) {
+  const PrimaryMetric& metric = reading.metric();
+  std::vector<const ReportCase*> ranked = w.cases;
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const ReportCase* a, const ReportCase* b) {
+    return reading.oriented(a) > reading.oriented(b);
+  });
+  const ReportCase* best = ranked.front();
   const std::string where = w.key.empty() ? std::string("all cases") : join_params(w.key);
-  std::string line = fmt::format("{}: ", where);
-  if (w.cases.size() == 1) {
-    const std::string how = strategy_label(*best, w);
-    line += fmt::format("{} {}{}", short_number(best->median(m)), metric.unit,
-                        how.empty() ? "" : " (" + how + ")");
+  WorkloadLine line;
+  line.text = where + ": ";
+  if (ranked.size() == 1) {
+    const std::string how = reading.strategy_label(*best);
+    line.text += fmt::format("{} {}{}", short_number(reading.value(best)), metric.unit,
+                             how.empty() ? "" : " (" + how + ")");
+    line.winners = {how};
   } else {
-    line += fmt::format("best {} {} {}", strategy_label(*best, w), short_number(best->median(m)),
-                        metric.unit);
-    const ReportCase* naive = nullptr;
-    int naive_points = 0;
-    const ReportCase* worst = w.cases.front();
+    // Report order for the tie's names; rank order decides who is in it.
+    std::vector<const ReportCase*> tied;
     for (const ReportCase* c : w.cases) {
-      const int points = naive_score(c->parsed);
-      if (points > naive_points) {
-        naive = c;
-        naive_points = points;
-      }
-      if (oriented(c->median(m), metric) < oriented(worst->median(m), metric)) {
-        worst = c;
+      if (c == best || within_noise(*best, *c, metric)) {
+        tied.push_back(c);
       }
     }
-    const auto speedup = [&](const ReportCase* other) {
-      const double ratio = best->median(m) / other->median(m);
-      return metric.better == Better::higher ? ratio : 1 / ratio;
+    const auto in_tie = [&](const ReportCase* c) {
+      return std::find(tied.begin(), tied.end(), c) != tied.end();
     };
-    if (naive != nullptr && naive != best) {
-      line += fmt::format(", {} over {}", times_text(speedup(naive)), strategy_label(*naive, w));
-    } else if (naive == best) {
-      const ReportCase* runner_up = nullptr;
-      for (const ReportCase* c : w.cases) {
-        if (c != best && (runner_up == nullptr || oriented(c->median(m), metric) >
-                                                      oriented(runner_up->median(m), metric))) {
-          runner_up = c;
-        }
-      }
-      line += fmt::format(" (the naive choice; {} over {})", times_text(speedup(runner_up)),
-                          strategy_label(*runner_up, w));
-    } else if (worst != best) {
-      line += fmt::format(", {} over the slowest ({})", times_text(speedup(worst)),
-                          strategy_label(*worst, w));
+    for (const ReportCase* c : tied) {
+      line.winners.push_back(reading.strategy_label(*c));
+    }
+    line.text += fmt::format("{} {} {} {}", tied.size() == 1 ? "best" : "within noise:",
+                             tied.size() == 1 ? line.winners.front() : tie_label(tied, reading),
+                             short_number(reading.value(best)), metric.unit);
+    const auto baseline = std::find_if(w.cases.begin(), w.cases.end(), [&](const ReportCase* c) {
+      return reading.is_baseline(*c);
+    });
+    if (tied.size() == w.cases.size()) {
+      line.text += " (all of them)";
+    } else if (baseline != w.cases.end() && in_tie(*baseline)) {
+      const auto next = std::find_if(ranked.begin(), ranked.end(),
+                                     [&](const ReportCase* c) { return !in_tie(c); });
+      line.text +=
+          fmt::format(" (the naive choice{}; {} {} {})", tied.size() == 1 ? "" : " is one of them",
+                      times_text(reading.gain(best, *next)), reading.gain_word(),
+                      reading.strategy_label(**next));
+    } else if (baseline != w.cases.end()) {
+      line.text += fmt::format(", {} {} {}", times_text(reading.gain(best, *baseline)),
+                               reading.gain_word(), reading.strategy_label(**baseline));
+    } else {
+      line.text +=
+          fmt::format(", {} {} the slowest ({})", times_text(reading.gain(best, ranked.back())),
+                      reading.gain_word(), reading.strategy_label(*ranked.back()));
     }
   }
-  // Older reports annotated h2d/pin_cost too; its GB/s is pinning speed, not link traffic.
-  if (const auto link = best->find_median("link_pct"); link && link_bound) {
-    line += ", " + percent_text(*link, 0) + " of link";
+  if (const auto link = best->find_median("link_pct");
+      link && link_bound && metric.name == "GB_per_s") {
+    line.text += ", " + percent_text(*link, 0) + " of link";
   }
   return line;
 }
 
+// Why a family has no measured case: the skip and failure messages of its cases, each once.
+std::string reasons_unmeasured(const std::vector<const ReportCase*>& cases) {
+  std::vector<std::string> reasons;
+  for (const ReportCase* c : cases) {
+    if (c->error && std::find(reasons.begin(), reasons.end(), *c->error) == reasons.end()) {
+      reasons.push_back(*c->error);
+    }
+  }
+  std::string text;
+  for (const std::string& reason : reasons) {
+    text += (text.empty() ? "" : "; ") + reason;
+  }
+  return text;
+}
+
 FamilySummary summarize_family(const std::string& family,
-                               const std::vector<const ReportCase*>& all_cases) {
+                               const std::vector<const ReportCase*>& all_cases,
+                               const FamilyCatalog& catalog,
+                               const std::vector<std::string>& trace_findings) {
   FamilySummary summary;
   summary.family = family;
-  summary.metric = primary_metric(family, [&](const std::string& metric) {
+  const FamilyAxes* declared = catalog.find(family);
+  summary.metric = primary_metric(declared, [&](const std::string& metric) {
     return std::any_of(all_cases.begin(), all_cases.end(),
                        [&](const ReportCase* c) { return c->has(metric); });
   });
@@ -179,25 +294,14 @@ FamilySummary summarize_family(const std::string& family,
         !all_cases.empty() && std::all_of(all_cases.begin(), all_cases.end(), [](const auto* c) {
           return c->error && *c->error == kInterruptedBeforeCase;
         });
-    if (never_started) {
-      summary.not_run = "interrupted";
-      return summary;
-    }
-    summary.findings.push_back(fmt::format("no case has a {} value", summary.metric.name));
+    const std::string reasons = reasons_unmeasured(all_cases);
+    summary.not_run = never_started     ? std::string("interrupted")
+                      : reasons.empty() ? fmt::format("no case has a {} value", summary.metric.name)
+                                        : reasons;
     return summary;
   }
-  std::vector<Workload> workloads =
-      group_workloads(measured, [](const std::string& key) { return !is_strategy_key(key); });
-  // A family that sweeps a key the strategy list does not know would give one workload per case;
-  // then everything but the workload keys (size, direction, device, task, batch, ...) is strategy.
-  const bool all_single = std::all_of(workloads.begin(), workloads.end(),
-                                      [](const Workload& w) { return w.cases.size() == 1; });
-  if (all_single && workloads.size() > 1) {
-    static const std::set<std::string> workload_keys{
-        "bytes", "dir", "gpu", "task", "loop", "work", "batch", "compute_us", "sample_us"};
-    workloads = group_workloads(
-        measured, [](const std::string& key) { return workload_keys.count(key) > 0; });
-  }
+  const FamilyReading reading(catalog, summary.metric);
+  const std::vector<Workload> workloads = reading.workloads(measured);
 
   // Workloads that differ only in size: show the smallest and the largest, and say which
   // strategy wins across all sizes, so the verdict stays short with a full size sweep.
@@ -210,35 +314,59 @@ FamilySummary summarize_family(const std::string& family,
     }
     by_shape[shape].push_back(&w);
   }
+  const bool link_bound = declared != nullptr && declared->link_bound;
   for (const std::string& shape : shapes) {
     std::vector<const Workload*> sized = by_shape[shape];
     std::stable_sort(sized.begin(), sized.end(), [](const Workload* a, const Workload* b) {
       return bytes_of(*a->cases.front()).value_or(0) < bytes_of(*b->cases.front()).value_or(0);
     });
     std::map<std::string, int> wins;
-    std::vector<std::string> lines;
+    bool ties = false;
     for (std::size_t i = 0; i < sized.size(); ++i) {
-      const ReportCase* best = nullptr;
-      const std::string line =
-          describe_workload(*sized[i], summary.metric, is_link_bound_family(family), best);
-      ++wins[strategy_label(*best, *sized[i])];
+      const WorkloadLine line = describe_workload(*sized[i], reading, link_bound);
+      for (const std::string& winner : line.winners) {
+        ++wins[winner];
+      }
+      ties = ties || line.winners.size() > 1;
       if (sized.size() <= 2 || i == 0 || i + 1 == sized.size()) {
-        lines.push_back(line);
+        summary.findings.push_back(line.text);
       }
     }
-    summary.findings.insert(summary.findings.end(), lines.begin(), lines.end());
     const bool has_choices = sized.front()->cases.size() > 1;
     if (sized.size() > 2 && has_choices) {
       const auto top = std::max_element(wins.begin(), wins.end(), [](const auto& a, const auto& b) {
         return a.second < b.second;
       });
-      summary.findings.push_back(fmt::format("{}{}across {} sizes: {} is best at {} of them", shape,
-                                             shape.empty() ? "" : " ", sized.size(), top->first,
-                                             top->second));
+      summary.findings.push_back(fmt::format(
+          "{}{}across {} sizes: {} is best{} at {} of them", shape, shape.empty() ? "" : " ",
+          sized.size(), top->first, ties ? " or within noise" : "", top->second));
     }
   }
-  summary.warnings = family_warnings(measured, summary.metric);
+  summary.warnings = family_warnings(measured, summary.metric, catalog);
+  summary.warnings.insert(summary.warnings.end(), trace_findings.begin(), trace_findings.end());
   return summary;
+}
+
+// The trace's findings that a page-locked claim was copied as pageable, by family, as warnings.
+std::map<std::string, std::vector<std::string>> unpinned_trace_findings(
+    const nlohmann::json& report) {
+  std::map<std::string, std::vector<std::string>> by_family;
+  if (!report.contains("h2dbench") || !report["h2dbench"].is_object()) {
+    return by_family;
+  }
+  const nlohmann::json& context = report["h2dbench"];
+  if (!context.contains("trace_findings") || !context["trace_findings"].is_array()) {
+    return by_family;
+  }
+  for (const auto& finding : context["trace_findings"]) {
+    if (string_or(finding, "check", "") != "pinned_claim_pageable_copies") {
+      continue;
+    }
+    const std::string name = string_or(finding, "name", "?");
+    by_family[parse_case_name(name).family].push_back(fmt::format(
+        "a pin request that did not pin (trace): {} {}", name, string_or(finding, "message", "")));
+  }
+  return by_family;
 }
 
 std::vector<std::string> context_notes(const nlohmann::json& report) {
@@ -284,46 +412,21 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
 
 }  // namespace
 
-bool is_strategy_key(const std::string& key) {
-  // How the data is moved (the choices a loader makes), as opposed to what is moved (size,
-  // direction, task, batch, the step's cost), which defines the workload.
-  static const std::set<std::string> keys{"kind",     "mode", "policy",  "pin",     "strategy",
-                                          "layout",   "dest", "threads", "into",    "where",
-                                          "mem",      "path", "op",      "streams", "workers",
-                                          "prefetch", "copy", "chunk",   "depth"};
-  return keys.count(key) > 0;
-}
-
-int naive_score(const ParsedCaseName& name) {
-  int score = 0;
-  const auto is = [&](const char* key, std::initializer_list<const char*> values) {
-    const std::string value = name.get(key);
-    for (const char* candidate : values) {
-      if (value == candidate) {
-        return true;
-      }
-    }
-    return false;
-  };
-  score += is("kind", {"pageable"}) ? 1 : 0;
-  score += is("mode", {"sync"}) ? 1 : 0;
-  score += is("policy", {"none"}) ? 1 : 0;
-  score += is("strategy", {"sync", "naive", "direct", "pageable"}) ? 1 : 0;
-  score += is("threads", {"1"}) ? 1 : 0;
-  score += is("dest", {"fresh"}) ? 1 : 0;
-  return score;
-}
-
 RunSummary summarize_report(const nlohmann::json& report) {
   RunSummary summary;
+  const FamilyCatalog catalog(report);
   const std::vector<ReportCase> cases = collect_cases(report);
+  const auto trace_findings = unpinned_trace_findings(report);
   // One pass over the cases, not one per family: a report of 100k families stays linear.
   std::unordered_map<std::string, std::vector<const ReportCase*>> members;
   for (const ReportCase& c : cases) {
     members[c.parsed.family].push_back(&c);
   }
   for (const std::string& family : families_of(cases)) {
-    summary.families.push_back(summarize_family(family, members[family]));
+    const auto found = trace_findings.find(family);
+    summary.families.push_back(summarize_family(
+        family, members[family], catalog,
+        found == trace_findings.end() ? std::vector<std::string>{} : found->second));
   }
   summary.notes = context_notes(report);
   return summary;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "harness/core/case_claims.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/report/summary.hpp"
@@ -18,19 +20,6 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // An async copy call that held the caller for this share of the copy's own time did not overlap.
 constexpr double kNoOverlapShare = 0.8;
 
-// Pin policies that do not ask for page-locked memory.
-bool asks_for_pinning(const std::string& policy) {
-  static const std::set<std::string> unpinned{"", "none", "off", "no", "pageable", "unpinned"};
-  return unpinned.count(policy) == 0;
-}
-
-// Host memory kinds that are page-locked by construction.
-bool page_locked_kind(const std::string& kind) {
-  static const std::set<std::string> kinds{"pinned", "write_combined", "registered", "portable",
-                                           "mapped"};
-  return kinds.count(kind) > 0;
-}
-
 std::string percent_range(double low, double high) {
   return std::abs(high - low) < 0.5
              ? percent_text(low, 0)
@@ -39,50 +28,92 @@ std::string percent_range(double low, double high) {
                            percent_text(high, 0));
 }
 
-// "tuple batches with pin policy 'requested' were 0% pinned": a pin request that silently did
-// not pin (the PyTorch custom-batch trap), from a pinned_fraction counter (0..1).
-void unpinned_requests(const std::vector<const ReportCase*>& cases,
-                       std::vector<std::string>& warnings) {
-  std::map<std::pair<std::string, std::string>, std::pair<double, double>> seen;  // min, max %
-  std::vector<std::pair<std::string, std::string>> order;
-  for (const ReportCase* c : cases) {
-    const std::string policy = c->parsed.get("policy");
-    const auto fraction = c->find_median("pinned_fraction");
-    if (!fraction || !asks_for_pinning(policy) || *fraction >= 0.999) {
-      continue;
-    }
-    const auto key = std::make_pair(c->parsed.get("layout"), policy);
-    const double pct = *fraction * 100;
-    auto [at, inserted] = seen.emplace(key, std::make_pair(pct, pct));
-    if (inserted) {
-      order.push_back(key);
-    } else {
-      at->second = {std::min(at->second.first, pct), std::max(at->second.second, pct)};
-    }
-  }
-  for (const auto& key : order) {
-    const auto [low, high] = seen[key];
-    const std::string what = key.first.empty() ? "batches" : key.first + " batches";
-    warnings.push_back(fmt::format("{} with pin policy '{}' were {} pinned", what, key.second,
-                                   percent_range(low, high)));
-  }
+// The claims of a case, from its family's declaration (the case's own `axes` name the keys).
+CaseClaims claims_of(const ReportCase& c, const FamilyCatalog& catalog) {
+  return declared_claims(catalog.find(c.parsed.family), c.parsed.params);
 }
 
-// A kind that should be page-locked but CUDA says is not (host_pinned counter 0).
-void unlocked_kinds(const std::vector<const ReportCase*>& cases,
-                    std::vector<std::string>& warnings) {
-  std::map<std::string, int> count;
+// How much of the case's host memory was page-locked (0..1): pinned_fraction where the family
+// measures it, else CUDA's host_pinned (0 or 1); nullopt when neither was measured.
+std::optional<double> pinned_share(const ReportCase& c) {
+  if (const auto fraction = c.find_median("pinned_fraction")) {
+    return fraction;
+  }
+  return c.find_median("host_pinned");
+}
+
+// "pin=requested asked for page-locked memory but was 0% pinned in 16 of 24 cases (layout=tuple,
+// list)": a pin request that silently did not pin (the PyTorch custom-batch trap). The workload
+// values that set the unpinned cases apart are named.
+void unpinned_requests(const std::vector<const ReportCase*>& cases, const FamilyCatalog& catalog,
+                       std::vector<std::string>& warnings) {
+  struct Request {
+    std::vector<const ReportCase*> all;
+    std::vector<const ReportCase*> unpinned;
+    double low = 100;
+    double high = 0;
+  };
+  std::map<std::string, Request> requests;
+  std::vector<std::string> order;
   for (const ReportCase* c : cases) {
-    const std::string kind = c->parsed.get("kind");
-    const auto pinned = c->find_median("host_pinned");
-    if (pinned && *pinned < 0.5 && page_locked_kind(kind)) {
-      ++count[kind];
+    const CaseClaims claims = claims_of(*c, catalog);
+    const auto share = pinned_share(*c);
+    if (!claims.pinned || !share) {
+      continue;
+    }
+    if (requests.count(claims.pinned_by) == 0) {
+      order.push_back(claims.pinned_by);
+    }
+    Request& request = requests[claims.pinned_by];
+    request.all.push_back(c);
+    if (*share < 0.999) {
+      request.unpinned.push_back(c);
+      request.low = std::min(request.low, *share * 100);
+      request.high = std::max(request.high, *share * 100);
     }
   }
-  for (const auto& [kind, n] : count) {
-    warnings.push_back(
-        fmt::format("kind={} memory was not page-locked according to CUDA ({} case{})", kind, n,
-                    n == 1 ? "" : "s"));
+  for (const std::string& by : order) {
+    const Request& request = requests[by];
+    if (request.unpinned.empty()) {
+      continue;
+    }
+    // Workload keys whose values among the unpinned cases are fewer than among all of them.
+    std::string apart;
+    std::vector<std::string> keys;  // in the order they appear
+    std::map<std::string, std::set<std::string>> values;
+    for (const ReportCase* c : request.all) {
+      for (const auto& [key, value] : c->parsed.params) {
+        if (catalog.role_of(*c, key) != AxisRole::workload) {
+          continue;
+        }
+        if (values.count(key) == 0) {
+          keys.push_back(key);
+        }
+        values[key].insert(value);
+      }
+    }
+    for (const std::string& key : keys) {
+      std::vector<std::string> unpinned_values;
+      for (const ReportCase* c : request.unpinned) {
+        const std::string value = c->parsed.get(key);
+        if (std::find(unpinned_values.begin(), unpinned_values.end(), value) ==
+            unpinned_values.end()) {
+          unpinned_values.push_back(value);
+        }
+      }
+      if (unpinned_values.size() < values[key].size()) {
+        std::string joined;
+        for (const std::string& value : unpinned_values) {
+          joined += (joined.empty() ? "" : ", ") + value;
+        }
+        apart += fmt::format("{}{}={}", apart.empty() ? "" : " ", key, joined);
+      }
+    }
+    warnings.push_back(fmt::format(
+        "{} asked for page-locked memory but was {} pinned in {} of {} cases{}: a pin request "
+        "that silently did not pin, so those copies ran from pageable memory",
+        by, percent_range(request.low, request.high), request.unpinned.size(), request.all.size(),
+        apart.empty() ? "" : " (" + apart + ")"));
   }
 }
 
@@ -90,7 +121,8 @@ void unlocked_kinds(const std::vector<const ReportCase*>& cases,
 // for pageable memory (that is the point of the warning: non_blocking bought nothing); for
 // page-locked memory it is a surprise, and only meaningful for copies of 1 MiB and more, where
 // the copy outlasts the call's fixed cost.
-void no_overlap(const std::vector<const ReportCase*>& cases, std::vector<std::string>& warnings) {
+void no_overlap(const std::vector<const ReportCase*>& cases, const FamilyCatalog& catalog,
+                std::vector<std::string>& warnings) {
   struct Tally {
     int blocked = 0;
     int total = 0;
@@ -99,9 +131,8 @@ void no_overlap(const std::vector<const ReportCase*>& cases, std::vector<std::st
   std::map<std::string, Tally> by_kind;
   std::vector<std::string> order;
   for (const ReportCase* c : cases) {
-    const std::string mode = c->parsed.get("mode");
-    const std::string strategy = c->parsed.get("strategy");
-    if (mode != "async" && strategy.find("async") == std::string::npos) {
+    const CaseClaims claims = claims_of(*c, catalog);
+    if (!claims.async) {
       continue;
     }
     const auto block = c->find_median("host_block_us");
@@ -109,12 +140,9 @@ void no_overlap(const std::vector<const ReportCase*>& cases, std::vector<std::st
     if (!block || !latency || *latency <= 0) {
       continue;
     }
-    const auto pinned = c->find_median("host_pinned");
-    std::string kind = c->parsed.get("kind");
-    if (kind.empty()) {
-      kind = pinned && *pinned < 0.5 ? "pageable" : "page-locked";
-    }
-    const bool pageable = kind == "pageable" || (pinned && *pinned < 0.5);
+    const auto pinned = pinned_share(*c);
+    const bool pageable = !claims.pinned || (pinned && *pinned < 0.5);
+    const std::string kind = pageable ? "pageable" : claims.pinned_by;
     const auto bytes = c->find_median("bytes");
     if (!pageable && (!bytes || *bytes < kMiB)) {
       continue;
@@ -205,11 +233,11 @@ void noisy(const std::vector<const ReportCase*>& cases, const PrimaryMetric& met
 }  // namespace
 
 std::vector<std::string> family_warnings(const std::vector<const ReportCase*>& cases,
-                                         const PrimaryMetric& metric) {
+                                         const PrimaryMetric& metric,
+                                         const FamilyCatalog& catalog) {
   std::vector<std::string> warnings;
-  unpinned_requests(cases, warnings);
-  unlocked_kinds(cases, warnings);
-  no_overlap(cases, warnings);
+  unpinned_requests(cases, catalog, warnings);
+  no_overlap(cases, catalog, warnings);
   enqueue_bound(cases, warnings);
   noisy(cases, metric, warnings);
   return warnings;

@@ -15,18 +15,20 @@ namespace h2d {
 // How every family in benchmarks/families/ builds a case, so that each says only what differs:
 // its keys, its counters and the function that runs it.
 
-// `family` followed by gpu=N when the run uses more than one GPU: one-GPU runs keep the short
-// names their reports have always had, and several-GPU runs cannot mix up the same case on two.
+// `family` (a declared one: harness/core/family_declarations.cpp) followed by gpu=N when the run
+// uses more than one GPU: one-GPU runs keep the short names their reports have always had, and
+// several-GPU runs cannot mix up the same case on two.
 CaseName case_name_on(const std::string& family, const RunPlan& plan, const DeviceInfo& gpu);
 
 // The case called `name` whose body calls run(settings..., state), on copies of `settings` taken
 // now: a family's loop variables change after the case is built, its body runs much later.
 // `params` are the numeric parameters also written as counters.
 template <typename Run, typename... Settings>
-BenchmarkCase make_case(std::string name, std::map<std::string, double> params, Run run,
+BenchmarkCase make_case(const CaseName& name, std::map<std::string, double> params, Run run,
                         Settings... settings) {
   BenchmarkCase bench_case;
-  bench_case.name = std::move(name);
+  bench_case.name = name.str();
+  bench_case.declared_name = name;
   bench_case.params = std::move(params);
   bench_case.body = [run, settings...](benchmark::State& state) { run(settings..., state); };
   return bench_case;

@@ -4,9 +4,11 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/core/case_name.hpp"
 #include "harness/core/device_info.hpp"
 #include "harness/core/preset.hpp"
 
@@ -21,8 +23,10 @@ struct RunPlan {
 
 // One benchmark case, ready to hand to Google Benchmark.
 struct BenchmarkCase {
-  std::string name;                      // family/key=value/... (see CaseName)
-  std::map<std::string, double> params;  // numeric parameters, also written as counters
+  std::string name;                       // family/key=value/... (see CaseName)
+  std::optional<CaseName> declared_name;  // the same, key by key with the family's declaration:
+                                          // the report's `axes` (absent: a skipped case's name)
+  std::map<std::string, double> params;   // numeric parameters, also written as counters
   std::function<void(benchmark::State&)> body;
   bool manual_time = true;  // the body calls SetIterationTime (GPU events or host clock)
   double min_time_s = 0;    // 0: the preset's default

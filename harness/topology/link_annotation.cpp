@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "harness/core/case_name.hpp"
+#include "harness/core/family_axes.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/topology/topology_report.hpp"
 
@@ -78,7 +79,8 @@ std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
       continue;
     }
     const std::string name = entry.value("run_name", entry.value("name", std::string()));
-    if (!is_link_bound_family(parse_case_name(name).family)) {
+    const FamilyAxes* declared = find_declared_family(parse_case_name(name).family);
+    if (declared == nullptr || !declared->link_bound) {
       continue;
     }
     std::vector<int> gpus;

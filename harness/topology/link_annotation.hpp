@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/core/link_bound_family.hpp"
+#include "harness/core/family_axes.hpp"
 #include "harness/topology/topology.hpp"
 
 namespace h2d {

@@ -11,11 +11,6 @@
 namespace h2d {
 namespace {
 
-bool names_page_locked_kind(const std::string& value) {
-  return value == "pinned" || value == "write_combined" || value == "portable" ||
-         value == "mapped" || value == "registered";
-}
-
 bool counter_is_one(const std::map<std::string, double>& counters, const char* key) {
   const auto it = counters.find(key);
   return it != counters.end() && it->second == 1.0;
@@ -207,18 +202,12 @@ std::optional<TraceFinding> check_async(
 }  // namespace
 
 CaseClaims case_claims(const std::string& name, const std::map<std::string, double>& counters) {
-  CaseClaims claims;
-  for (const auto& [key, value] : parse_case_name(name).params) {
-    if (names_page_locked_kind(value)) {
-      claims.pinned = true;
-    }
-    if (key == "mode" && value == "async") {
-      claims.async = true;
-    }
+  const ParsedCaseName parsed = parse_case_name(name);
+  CaseClaims claims = declared_claims(find_declared_family(parsed.family), parsed.params);
+  if (!claims.pinned && counter_is_one(counters, "host_pinned")) {
+    claims.pinned = true;  // CUDA itself said the case's host memory is page-locked
+    claims.pinned_by = "host_pinned=1";
   }
-  claims.pinned = claims.pinned || counter_is_one(counters, "host_pinned") ||
-                  counter_is_one(counters, "claims_pinned");
-  claims.async = claims.async || counter_is_one(counters, "claims_async");
   return claims;
 }
 
@@ -240,7 +229,10 @@ std::map<std::string, CaseClaims> report_claims(const nlohmann::json& report) {
     const std::string name = run["run_name"].get<std::string>();
     const CaseClaims found = case_claims(name, counters);
     CaseClaims& merged = claims[name];
-    merged.pinned = merged.pinned || found.pinned;
+    if (!merged.pinned && found.pinned) {
+      merged.pinned = true;
+      merged.pinned_by = found.pinned_by;
+    }
     merged.async = merged.async || found.async;
   }
   return claims;

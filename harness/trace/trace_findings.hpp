@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/case_claims.hpp"
 #include "harness/trace/activity_record.hpp"
 #include "harness/trace/host_trace.hpp"
 
@@ -15,15 +16,8 @@ namespace h2d {
 // driver copied as pageable, and "async" copies that never overlapped anything. Pure: works on
 // recorded host ranges and activity records, so it is tested with synthetic ones.
 
-// What a case says about its copies.
-struct CaseClaims {
-  bool pinned = false;  // its host memory is page-locked
-  bool async = false;   // its copies are asynchronous: the host (or other GPU work) goes on
-};
-
-// From a case name: a parameter whose value names a page-locked kind (pinned, write_combined,
-// portable, mapped, registered) claims pinned; mode=async claims async. From counters:
-// host_pinned=1 or claims_pinned=1, and claims_async=1 (for families whose names say it otherwise).
+// What a case says about its copies: what its family's declaration says its name's values ask
+// for (harness/core/case_claims.hpp), and pinned where CUDA said so (a host_pinned=1 counter).
 CaseClaims case_claims(const std::string& name, const std::map<std::string, double>& counters);
 
 // The claims of every case in a Google Benchmark report (by run_name).

@@ -91,9 +91,13 @@ assert not context["skipped_families"], context["skipped_families"]
 ran = {"/".join(e["name"].split("/")[:2]) for e in entries if not e.get("error_occurred")}
 missing = [family for family in sys.argv[2:] if family not in ran]
 assert not missing, f"GPU families that did not run: {missing}; ran: {sorted(ran)}"
+unexplained = [e["name"] for e in entries if not e.get("error_occurred") and "axes" not in e]
+assert not unexplained, f"entries without their axes: {unexplained[:5]}"
 rates = {e["name"]: e["GB_per_s"] for e in entries if "GB_per_s" in e}
-pinned = rates.get("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB")
-if pinned is not None:
+if "h2d/memory" in sys.argv[2:]:  # the modelled rate is checked, never silently passed over
+    pinned = rates.get("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB")
+    assert pinned is not None, ("h2d/memory ran without its pinned async 64 MiB H2D case (renamed?): "
+                                "the modelled-rate check needs it")
     assert abs(pinned - 4.0) <= 0.4, f"pinned async H2D {pinned:.3f} GB/s, modelled 4 GB/s"
     pageable = rates["h2d/memory/dir=h2d/kind=pageable/mode=async/bytes=64MiB"]
     assert pageable < pinned, f"pageable {pageable:.3f} GB/s is not below pinned {pinned:.3f}"
@@ -138,8 +142,13 @@ for folder, (covered, total) in folders.items():
     print(f"sim.sh: coverage {folder:24} {100 * covered / max(total, 1):5.1f}% of {total} lines")
 covered = sum(c for c, _ in folders.values())
 total = sum(t for _, t in folders.values())
-print(f"sim.sh: coverage of the GPU code {100 * covered / max(total, 1):.1f}% of {total} lines"
-      " (aim: 85%; README 'Simulated GPU' says what is not covered)")
+share = 100 * covered / max(total, 1)
+print(f"sim.sh: coverage of the GPU code {share:.1f}% of {total} lines"
+      " (at least 85%; README 'Simulated GPU' says what is not covered)")
+if share < 85:
+    print(f"sim.sh: coverage of the GPU code fell to {share:.1f}%, under 85%: test what was "
+          "added on the simulated GPU", file=sys.stderr)
+    sys.exit(1)
 PY
 
 step "the planted defects of tests/mutants/"

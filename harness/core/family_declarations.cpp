@@ -1,0 +1,178 @@
+// The declaration of every family: its axes with their roles, the naive baseline, what a value
+// asks of the memory and the copies, where a plot puts each axis, and the number that decides.
+// The families build their case names from these (CaseName refuses an undeclared key); the
+// readers read them from each report's `axes` (new reports) or from here (older reports); the
+// plots read plots/declared_families.json, which `h2dbench list --declarations` writes from here
+// (a test keeps the two equal).
+
+#include <algorithm>
+
+#include "harness/core/family_axes.hpp"
+
+namespace h2d {
+namespace {
+
+AxisDeclaration workload(std::string key, PlotPlace plot = PlotPlace::group) {
+  AxisDeclaration axis;
+  axis.key = std::move(key);
+  axis.plot = plot;
+  return axis;
+}
+
+AxisDeclaration strategy(std::string key, std::string baseline = "",
+                         PlotPlace plot = PlotPlace::group) {
+  AxisDeclaration axis;
+  axis.key = std::move(key);
+  axis.role = AxisRole::strategy;
+  axis.baseline = std::move(baseline);
+  axis.plot = plot;
+  return axis;
+}
+
+AxisDeclaration asking_pinned(AxisDeclaration axis, std::vector<std::string> values) {
+  axis.asks_pinned = std::move(values);
+  return axis;
+}
+
+AxisDeclaration asking_async(AxisDeclaration axis, std::vector<std::string> values) {
+  axis.asks_async = std::move(values);
+  return axis;
+}
+
+const MetricDeclaration kGBps{"GB_per_s", "GB/s", Better::higher};
+const MetricDeclaration kSamples{"samples_per_s", "samples/s", Better::higher};
+
+// A family that runs on each selected GPU: with several, its names carry gpu=N first.
+FamilyAxes on_each_gpu(FamilyAxes family) {
+  family.axes.insert(family.axes.begin(), workload("gpu"));
+  return family;
+}
+
+// The loader loops (pipeline/train, pipeline/predict, host/pipeline): one set of axes.
+std::vector<AxisDeclaration> loop_axes() {
+  return {strategy("workers"),
+          strategy("prefetch"),
+          asking_pinned(strategy("pin", "none"), {"pin_thread", "pinned_ring"}),
+          asking_async(strategy("copy", "sync"), {"async"}),
+          workload("batch"),
+          workload("compute_us"),
+          workload("sample_us"),
+          strategy("decode", "cpu")};
+}
+
+std::vector<FamilyAxes> make_declarations() {
+  std::vector<AxisDeclaration> host_loop = loop_axes();
+  host_loop.insert(host_loop.begin(), workload("loop", PlotPlace::panel));
+  std::vector<FamilyAxes> all{
+      on_each_gpu({"h2d/batch",
+                   "image/mask/ids batches to the GPU: the copy rate of the batch's payload",
+                   kGBps,
+                   {workload("task", PlotPlace::panel), workload("layout"),
+                    asking_pinned(strategy("pin", "none", PlotPlace::series),
+                                  {"requested", "per_member", "packed", "pinned_slots"}),
+                    workload("batch")},
+                   /*link_bound=*/true}),
+      on_each_gpu(
+          {"h2d/decode",
+           "JPEG tiles decoded and normalized into a device batch, samples a second",
+           kSamples,
+           {workload("tiles", PlotPlace::panel), strategy("decode", "cpu", PlotPlace::series),
+            strategy("normalize", "cpu", PlotPlace::series), workload("batch")},
+           true}),
+      on_each_gpu(
+          {"h2d/memory",
+           "one buffer copied between host and GPU: the copy rate",
+           kGBps,
+           {workload("dir"),
+            asking_pinned(strategy("kind", "pageable"), {"pinned", "write_combined", "registered"}),
+            asking_async(strategy("mode", "sync"), {"async"}), workload("bytes")},
+           true}),
+      on_each_gpu({"h2d/pin_cost",
+                   "the time to page-lock a buffer: a cost paid before any copy",
+                   {"pin_us", "us", Better::lower},
+                   {strategy("op", "malloc_host"), workload("bytes")},
+                   false}),
+      on_each_gpu({"h2d/preprocess",
+                   "a batch normalized on the CPU or the GPU and copied: samples a second",
+                   kSamples,
+                   {strategy("where", "cpu"),
+                    asking_pinned(strategy("mem", "pageable"), {"pinned"}), workload("batch")},
+                   true}),
+      on_each_gpu({"h2d/staging",
+                   "a pageable buffer to the GPU through a strategy: the copy rate",
+                   kGBps,
+                   {strategy("strategy", "driver"), strategy("chunk"), strategy("depth"),
+                    strategy("threads"), workload("bytes", PlotPlace::panel)},
+                   true}),
+      on_each_gpu(
+          {"h2d/streams",
+           "chunked copies (and kernels) over several streams: the copy rate",
+           kGBps,
+           {workload("work"), strategy("streams", "1", PlotPlace::series), workload("bytes")},
+           true}),
+      on_each_gpu({"h2d/zero_copy",
+                   "a kernel reading mapped host memory against a copy: the rate",
+                   kGBps,
+                   {strategy("path", "copy"), workload("bytes")},
+                   true}),
+      {"host/collate",
+       "samples collated into a batch's host buffers: the rate of the payload",
+       kGBps,
+       {workload("layout"), strategy("into", "layout"), workload("batch")}},
+      {"host/decode",
+       "JPEG tiles decoded by libjpeg-turbo on the CPU",
+       {"tiles_per_s", "tiles/s", Better::higher},
+       {workload("tiles"), strategy("speed", "accurate"), workload("out"),
+        strategy("threads", "1")}},
+      {"host/first_touch",
+       "a copy into a fresh or a reused buffer: page faults against none",
+       kGBps,
+       {strategy("dest", "fresh"), workload("bytes")}},
+      {"host/memcpy",
+       "host-to-host copy on one or more threads",
+       kGBps,
+       {strategy("threads", "1"), workload("bytes")}},
+      {"host/normalize",
+       "uint8 images to normalized float32 on the CPU",
+       kSamples,
+       {strategy("threads", "1"), workload("batch")}},
+      {"host/pipeline", "the loader loop without a GPU: samples a second", kSamples, host_loop},
+      {"host/staging",
+       "the staging ring's host side: pageable chunks copied into pinned slots",
+       kGBps,
+       {strategy("chunk"), strategy("depth"), strategy("threads", "1"), workload("bytes")}},
+      {"multi/h2d_concurrent",
+       "copies to several GPUs at once: the summed rate",
+       kGBps,
+       {workload("gpus"), workload("set"), workload("bytes")},
+       true},
+      {"multi/numa",
+       "copies from memory on each NUMA node: the copy rate",
+       kGBps,
+       {workload("gpu"), workload("dir"), strategy("node"), strategy("placement"),
+        workload("bytes")},
+       true},
+      {"multi/scatter",
+       "a batch scattered over several GPUs, direct or through GPU 0",
+       kGBps,
+       {workload("gpus"), strategy("route"), workload("batch")},
+       true},
+      on_each_gpu({"pipeline/predict",
+                   "the loader loop feeding a GPU step, outputs copied back: samples a second",
+                   kSamples, loop_axes()}),
+      on_each_gpu({"pipeline/train", "the loader loop feeding a GPU step: samples a second",
+                   kSamples, loop_axes()}),
+  };
+  std::sort(all.begin(), all.end(),
+            [](const FamilyAxes& a, const FamilyAxes& b) { return a.family < b.family; });
+  return all;
+}
+
+}  // namespace
+
+const std::vector<FamilyAxes>& declared_families() {
+  static const std::vector<FamilyAxes> all = make_declarations();
+  return all;
+}
+
+}  // namespace h2d
