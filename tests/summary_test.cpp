@@ -259,6 +259,24 @@ TEST(Summary, EmptyReport) {
   EXPECT_NE(format_summary(summary).find("no measured case"), std::string::npos);
 }
 
+// The trace's "claims pinned, CUPTI saw pageable" is the same silent no-pin, seen by the driver:
+// its family's verdict warns it.
+TEST(Summary, TraceFindingsOfUnpinnedCopiesAreWarned) {
+  ReportBuilder b = memory_report();
+  const std::string name = "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB";
+  b.json()["h2dbench"]["trace_findings"] = nlohmann::json::array(
+      {{{"name", name},
+        {"check", "pinned_claim_pageable_copies"},
+        {"message", "claims page-locked host memory, but CUPTI saw 3 of its 3 host copies"}},
+       {{"name", name}, {"check", "async_without_overlap"}, {"message", "is async, but"}}});
+  const RunSummary summary = summarize_report(b.json());
+  EXPECT_TRUE(contains(summary.families.at(0).warnings,
+                       "a pin request that did not pin (trace): " + name +
+                           " claims page-locked host memory, but CUPTI saw 3 of its 3"))
+      << joined(summary.families.at(0).warnings);
+  EXPECT_FALSE(contains(summary.families.at(0).warnings, "is async, but"));
+}
+
 TEST(Summary, FamiliesWithNothingMeasuredGiveTheirSkipReasons) {
   ReportBuilder b = memory_report();
   b.add_error("multi/numa/node=remote", "1 NUMA node with memory here: no remote memory");
