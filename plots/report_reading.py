@@ -362,7 +362,7 @@ def primary_metric(cases):
     if declaration:
         metric = _mapping(declaration.get("metric"))
         counter = metric.get("counter")
-        if counter in present:
+        if isinstance(counter, str) and counter in present:
             unit = _UNIT_OF.get(counter) or str(metric.get("unit", counter))
             return counter, unit, metric.get("better", "higher") != "lower"
     for metric in ("GB_per_s", "samples_per_s"):
@@ -376,13 +376,13 @@ def axis_roles(case):
     (an axis without a place: a strategy is a series); from the entry's own `axes` alone, each
     strategy is a series; none for a family nothing declares."""
     if case.declaration:
-        panels, series = [], []
-        for axis in _sequence(case.declaration.get("axes")):
-            axis = _mapping(axis)
+        places = {"panel": [], "series": []}
+        for axis in map(_mapping, _sequence(case.declaration.get("axes"))):
+            key = axis.get("key")
             place = axis.get("plot") or ("series" if axis.get("role") == "strategy" else "group")
-            (panels if place == "panel" else series if place == "series" else []).append(
-                axis.get("key"))
-        return tuple(panels), tuple(series)
+            if isinstance(key, str) and place in places:  # a hand-edited key is no axis
+                places[place].append(key)
+        return tuple(places["panel"]), tuple(places["series"])
     return (), tuple(k for k, role in case.roles.items() if role == "strategy")
 
 

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "harness/suite/case_builder.hpp"
+
 namespace h2d {
 namespace {
 
@@ -38,6 +40,38 @@ TEST(CaseName, RejectsTokensThatWouldBreakParsing) {
   EXPECT_THROW(CaseName("h2d/memory").add("k", "x=y"), std::invalid_argument);
   EXPECT_THROW(CaseName("h2d/memory").add("k", ""), std::invalid_argument);
   EXPECT_THROW(CaseName(""), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace h2d
+
+namespace h2d {
+namespace {
+
+TEST(DeclaredCaseName, RefusesAKeyItsFamilyDoesNotDeclare) {
+  CaseName name(declared_family("h2d/memory"));
+  EXPECT_EQ(name.add("dir", "h2d").add("kind", "pinned").str(), "h2d/memory/dir=h2d/kind=pinned");
+  try {
+    name.add("policy", "none");
+    FAIL() << "an undeclared key was accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("h2d/memory declares no axis 'policy' (declared: gpu, "
+                                         "dir, kind, mode, bytes)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(declared_family("h2d/nothing"), std::logic_error);
+}
+
+// A family that built a name without its declaration fails when its cases are listed, not after
+// a run whose report could not then say what its cases mean.
+TEST(DeclaredCaseName, ACaseWithoutItsDeclarationIsRefusedWhenBuilt) {
+  const auto run = [](benchmark::State&) {};
+  EXPECT_THROW(make_case(CaseName("h2d/memory").add("dir", "h2d"), {}, run), std::logic_error);
+  const BenchmarkCase built =
+      make_case(CaseName(declared_family("h2d/memory")).add("dir", "h2d"), {}, run);
+  ASSERT_TRUE(built.declared_name.has_value());
+  EXPECT_EQ(built.name, "h2d/memory/dir=h2d");
 }
 
 }  // namespace

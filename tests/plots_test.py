@@ -459,6 +459,13 @@ class Declarations(unittest.TestCase):
         self.assertEqual(report_reading.axis_roles(cases[0]), (("where",), ("how",)))
         self.assertEqual(report_reading.primary_metric(cases), ("wait_ms", "ms", False))
         # Only entry axes, no declaration: strategies are the series, nothing is a panel.
+        # A hand-edited declaration costs its odd entries, never a traceback.
+        odd = report_reading.Case("future/odd/how=x")
+        odd.declaration = {"metric": {"counter": ["x"]},
+                           "axes": [{"key": ["how"], "plot": "panel"}, "junk",
+                                    {"key": "how", "role": "strategy"}]}
+        self.assertEqual(report_reading.axis_roles(odd), ((), ("how",)))
+        self.assertEqual(report_reading.primary_metric([odd]), ("real_time", "µs", False))
         bare = report_reading.Case("future/other/how=x/size=1")
         bare.roles = {"how": "strategy", "size": "workload"}
         self.assertEqual(report_reading.axis_roles(bare), ((), ("how",)))

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
+#include <optional>
 #include <string>
 
 #include "harness/report/report_file.hpp"
@@ -38,16 +38,12 @@ class H200QuickReport : public ::testing::Test {
     const Report report =
         read_report(h2d::testing::source_dir() + "/results/2026-12-04_h200-pcie5/quick.json");
     ASSERT_FALSE(report.document["benchmarks"][0].contains("axes")) << "no longer an old report";
-    summary_ = new RunSummary(summarize_report(report.document));
+    summary_ = summarize_report(report.document);
   }
-  static void TearDownTestSuite() {
-    delete summary_;
-    summary_ = nullptr;
-  }
-  static RunSummary* summary_;
+  static std::optional<RunSummary> summary_;  // read once for the suite
 };
 
-RunSummary* H200QuickReport::summary_ = nullptr;
+std::optional<RunSummary> H200QuickReport::summary_;
 
 TEST_F(H200QuickReport, ThePinnedKindsAt64MiBAreATie) {
   const std::string memory = lines(family_of(*summary_, "h2d/memory").findings);

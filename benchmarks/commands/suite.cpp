@@ -188,7 +188,7 @@ void add_declarations(nlohmann::json& report, const SuiteSelection& selection) {
   std::vector<FamilyAxes> families;
   for (const BenchmarkCase& bench_case : selection.cases) {
     if (!bench_case.declared_name) {
-      continue;
+      continue;  // a skipped case: its name is its reason's, it measured nothing
     }
     declared[bench_case.name] = &*bench_case.declared_name;
     const FamilyAxes* family = bench_case.declared_name->declaration();

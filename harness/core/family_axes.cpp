@@ -1,6 +1,7 @@
 #include "harness/core/family_axes.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -14,11 +15,11 @@ const AxisDeclaration* FamilyAxes::find(const std::string& key) const {
 }
 
 std::string FamilyAxes::keys_text() const {
-  std::string text;
+  std::vector<std::string> keys;
   for (const AxisDeclaration& axis : axes) {
-    text += (text.empty() ? "" : ", ") + axis.key;
+    keys.push_back(axis.key);
   }
-  return text;
+  return fmt::format("{}", fmt::join(keys, ", "));
 }
 
 const char* to_string(AxisRole role) {
@@ -53,13 +54,13 @@ const FamilyAxes& declared_family(const std::string& family) {
   if (const FamilyAxes* declared = find_declared_family(family)) {
     return *declared;
   }
-  std::string names;
+  std::vector<std::string> names;
   for (const FamilyAxes& declared : declared_families()) {
-    names += (names.empty() ? "" : ", ") + declared.family;
+    names.push_back(declared.family);
   }
   throw std::logic_error(fmt::format(
       "family '{}' has no declaration in harness/core/family_declarations.cpp (declared: {})",
-      family, names));
+      family, fmt::join(names, ", ")));
 }
 
 }  // namespace h2d

@@ -1,6 +1,7 @@
 #include "harness/report/summary.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -147,14 +148,8 @@ std::string tie_label(const std::vector<const ReportCase*>& tied, const FamilyRe
   }
   std::string text;
   for (const auto& [rest, listed_values] : entries) {
-    std::string entry;
-    if (!listed.empty()) {
-      std::string joined;
-      for (const std::string& value : listed_values) {
-        joined += (joined.empty() ? "" : ", ") + value;
-      }
-      entry = listed + "=" + joined;
-    }
+    std::string entry =
+        listed.empty() ? "" : fmt::format("{}={}", listed, fmt::join(listed_values, ", "));
     const std::string others = join_params(rest);
     entry += (entry.empty() || others.empty() ? "" : " ") + others;
     text += (text.empty() ? "" : "; ") + entry;
@@ -264,11 +259,7 @@ std::string reasons_unmeasured(const std::vector<const ReportCase*>& cases) {
       reasons.push_back(*c->error);
     }
   }
-  std::string text;
-  for (const std::string& reason : reasons) {
-    text += (text.empty() ? "" : "; ") + reason;
-  }
-  return text;
+  return fmt::format("{}", fmt::join(reasons, "; "));
 }
 
 FamilySummary summarize_family(const std::string& family,

@@ -2,6 +2,7 @@
 // that do not exist yet. Each rule is one function; family_warnings runs them all.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -102,11 +103,8 @@ void unpinned_requests(const std::vector<const ReportCase*>& cases, const Family
         }
       }
       if (unpinned_values.size() < values[key].size()) {
-        std::string joined;
-        for (const std::string& value : unpinned_values) {
-          joined += (joined.empty() ? "" : ", ") + value;
-        }
-        apart += fmt::format("{}{}={}", apart.empty() ? "" : " ", key, joined);
+        apart +=
+            fmt::format("{}{}={}", apart.empty() ? "" : " ", key, fmt::join(unpinned_values, ", "));
       }
     }
     warnings.push_back(fmt::format(

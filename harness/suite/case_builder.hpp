@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -26,6 +27,11 @@ CaseName case_name_on(const std::string& family, const RunPlan& plan, const Devi
 template <typename Run, typename... Settings>
 BenchmarkCase make_case(const CaseName& name, std::map<std::string, double> params, Run run,
                         Settings... settings) {
+  if (name.declaration() == nullptr) {  // found when the cases are listed, not after a run
+    throw std::logic_error(name.family() +
+                           ": a case name built without its family's declaration "
+                           "(use CaseName(declared_family(...)) or case_name_on)");
+  }
   BenchmarkCase bench_case;
   bench_case.name = name.str();
   bench_case.declared_name = name;
