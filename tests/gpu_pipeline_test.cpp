@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/core/case_skipped.hpp"
@@ -66,10 +67,16 @@ TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
 
 TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
   H2D_REQUIRE_GPU();
+  // pin_thread with pin_threads=3: the pin hop as a team copy into the pinned slot.
+  const std::vector<std::pair<PinMode, std::size_t>> pins{{PinMode::none, 1},
+                                                          {PinMode::pin_thread, 1},
+                                                          {PinMode::pin_thread, 3},
+                                                          {PinMode::pinned_ring, 1}};
   for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
-    for (PinMode pin : {PinMode::none, PinMode::pin_thread, PinMode::pinned_ring}) {
+    for (const auto& [pin, pin_threads] : pins) {
       for (CopyMode copy : {CopyMode::sync, CopyMode::async}) {
-        const PipelineConfig config = gpu_config(pin, copy, loop);
+        PipelineConfig config = gpu_config(pin, copy, loop);
+        config.pin_threads = pin_threads;
         SCOPED_TRACE(describe(config));
         GpuStepEngine engine(0, config);
         Pipeline pipeline(config, engine);

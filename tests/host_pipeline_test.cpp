@@ -70,6 +70,26 @@ TEST(HostPipeline, EveryModeDeliversEveryBatchIntact) {
   }
 }
 
+TEST(HostPipeline, APinTeamDeliversEveryBatchIntactAndOnlyWithAPinThread) {
+  // The pin hop as a team copy (pin_threads > 1): several threads split each batch's copy into
+  // its pinned slot; every batch must still land once and intact.
+  for (CopyMode copy : {CopyMode::sync, CopyMode::async}) {
+    PipelineConfig config = small_config(PinMode::pin_thread, copy);
+    config.pin_threads = 3;
+    SCOPED_TRACE(describe(config));
+    EXPECT_NE(describe(config).find("pin_threads=3"), std::string::npos);
+    const EpochResult result = run_clean_host_epoch(config);
+    EXPECT_EQ(result.verified, config.batches);
+    EXPECT_GT(result.pin_busy_s, 0);
+  }
+  PipelineConfig no_pin_hop = small_config(PinMode::pinned_ring);
+  no_pin_hop.pin_threads = 2;
+  EXPECT_THROW(validate(no_pin_hop), std::invalid_argument);
+  PipelineConfig none = small_config(PinMode::pin_thread);
+  none.pin_threads = 0;
+  EXPECT_THROW(validate(none), std::invalid_argument);
+}
+
 TEST(HostPipeline, MeasuresTheWindowAfterWarmUp) {
   PipelineConfig config = small_config();
   config.batches = 30;

@@ -39,6 +39,7 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
       std::set<double> compute;
       std::set<double> sample;
       std::set<std::pair<PinMode, CopyMode>> pin_copy;
+      std::set<std::size_t> pin_threads;
       const auto configs = pipeline_sweep(Preset::standard, loop, host_only);
       for (const PipelineConfig& config : configs) {
         EXPECT_NO_THROW(validate(config));
@@ -49,7 +50,14 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
         compute.insert(config.compute_us);
         sample.insert(config.sample_us);
         pin_copy.insert({config.pin, config.copy});
+        pin_threads.insert(config.pin_threads);
+        if (config.pin_threads != 1) {
+          const std::string name = pipeline_case_name("pipeline/train", config, false);
+          EXPECT_EQ(parse_case_name(name).get("pin_threads"), std::to_string(config.pin_threads));
+          EXPECT_EQ(pipeline_params(config).at("pin_threads"), config.pin_threads);
+        }
       }
+      EXPECT_EQ(pin_threads, (std::set<std::size_t>{1, 4})) << "the pin hop as a team copy";
       EXPECT_EQ(names.size(), configs.size()) << "duplicate case names";
       EXPECT_GE(workers.size(), 3u);
       EXPECT_GE(prefetch.size(), 3u);
@@ -72,6 +80,7 @@ TEST(PipelineSweep, NamesParseBack) {
   const ParsedCaseName parsed = parse_case_name(name);
   EXPECT_EQ(parsed.family, "host/pipeline");
   EXPECT_EQ(parsed.get("pin"), "pinned_ring");
+  EXPECT_TRUE(parsed.get("pin_threads").empty()) << "one pin thread keeps the older names";
   EXPECT_EQ(pipeline_params(config).at("workers"), 4);
 }
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <set>
@@ -18,10 +19,12 @@
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/host/ring_schedule.hpp"
+#include "harness/host/ring_tuner.hpp"
 #include "harness/host/thread_team.hpp"
 #include "harness/strategy/bounce_ring.hpp"
 #include "harness/strategy/staged_copy.hpp"
 #include "harness/strategy/strategy_grids.hpp"
+#include "harness/strategy/tuned_ring.hpp"
 #include "kernels/busy.cuh"
 #include "tests/strategy_test_support.hpp"
 
@@ -220,6 +223,7 @@ TEST(StagingFamily, CasesCoverEveryStrategyAndOnlyRingsThatFit) {
   for (Preset preset : {Preset::quick, Preset::standard}) {
     std::set<std::string> strategies;
     std::set<std::string> names;
+    std::set<std::size_t> tuned_sizes;
     for (const BenchmarkCase& c : test::family_cases("h2d/staging", preset)) {
       names.insert(c.name);
       const ParsedCaseName parsed = parse_case_name(c.name);
@@ -236,9 +240,14 @@ TEST(StagingFamily, CasesCoverEveryStrategyAndOnlyRingsThatFit) {
       } else {
         EXPECT_TRUE(parsed.get("chunk").empty()) << c.name;
       }
+      if (parsed.get("strategy") == "tuned_ring") {
+        tuned_sizes.insert(bytes);
+      }
     }
     EXPECT_EQ(strategies, (std::set<std::string>{"driver", "pin_then_copy", "register",
-                                                 "register_once", "bounce_ring"}));
+                                                 "register_once", "bounce_ring", "tuned_ring"}));
+    // The tuned ring at every size (it chooses its own chunk, so every size fits it).
+    EXPECT_EQ(tuned_sizes.size(), staging_sizes(preset).size());
     EXPECT_EQ(names.size(), test::family_cases("h2d/staging", preset).size()) << "unique names";
   }
 }
@@ -249,13 +258,30 @@ TEST(HostStagingFamily, QuickRunProducesVerifiedMeasurements) {
   ASSERT_TRUE(report.contains("benchmarks"));
   EXPECT_TRUE(report["h2dbench"]["failed_cases"].empty());
   std::size_t measured = 0;
+  std::size_t tuned = 0;
   for (const auto& run : report["benchmarks"]) {
     EXPECT_FALSE(run.value("error_occurred", false)) << run.dump();
     EXPECT_GT(run.value("GB_per_s", 0.0), 0.0) << run["name"];
     EXPECT_GT(run.value("chunk_bytes", 0.0), 0.0) << run["name"];
+    if (parse_case_name(run["name"].get<std::string>()).get("strategy") == "tuned_ring") {
+      // What it chose, from the space a tuned ring searches, and what choosing cost.
+      const RingSearchSpace space = ring_search_space(64 * MiB, usable_cores());
+      const auto in = [](const std::vector<std::size_t>& values, double value) {
+        return std::find(values.begin(), values.end(), static_cast<std::size_t>(value)) !=
+               values.end();
+      };
+      EXPECT_TRUE(in(space.threads, run.value("threads", 0.0))) << run.dump();
+      EXPECT_TRUE(in(space.chunks, run.value("chunk_bytes", 0.0))) << run.dump();
+      EXPECT_TRUE(in(space.depths, run.value("depth", 0.0))) << run.dump();
+      EXPECT_GT(run.value("calibration_ms", 0.0), 0.0) << run.dump();
+      EXPECT_LE(run.value("calibration_ms", 0.0), 1500.0) << "the budget is 1 s a size";
+      EXPECT_GE(run.value("calibration_trials", 0.0), 1.0) << run.dump();
+      ++tuned;
+    }
     ++measured;
   }
-  EXPECT_EQ(measured, host_staging_grid(Preset::quick, usable_cores()).size());
+  EXPECT_EQ(tuned, 1u);
+  EXPECT_EQ(measured, host_staging_grid(Preset::quick, usable_cores()).size() + 1);
 }
 
 // --- GPU
@@ -314,6 +340,58 @@ TEST(BounceRingGpu, WaitsForInFlightSlotsWhenTheDeviceIsSlow) {
   EXPECT_EQ(rig.arrived(), expected_checksum(rig.bytes, kSeed));
 }
 
+TEST(BounceRingGpu, ReshapesWithinItsCapacityAndRefusesBeyondIt) {
+  H2D_REQUIRE_GPU();
+  ScopedDevice on(0);
+  GpuCopyRig rig(5 * MiB + 3);
+  BounceRing ring(0, {256 * KiB, 2, 1}, RingCapacity{2 * MiB, 4});
+  for (const BounceRingConfig& shape :
+       {BounceRingConfig{512 * KiB, 4, 2}, BounceRingConfig{1 * MiB, 2, 1},
+        BounceRingConfig{128 * KiB, 3, 3}}) {
+    ring.reshape(shape);
+    EXPECT_EQ(ring.config(), shape);
+    rig.clear();
+    const RingRunStats stats = ring.copy(rig.target.data(), rig.source.data(), rig.bytes);
+    EXPECT_EQ(stats.chunks, (rig.bytes + shape.chunk_bytes - 1) / shape.chunk_bytes);
+    EXPECT_EQ(rig.arrived(), expected_checksum(rig.bytes, kSeed))
+        << format_bytes(shape.chunk_bytes) << " x " << shape.depth;
+  }
+  EXPECT_THROW(ring.reshape({1 * MiB, 3, 1}), std::invalid_argument);    // 3 MiB of slots
+  EXPECT_THROW(ring.reshape({256 * KiB, 5, 1}), std::invalid_argument);  // a fifth slot
+  EXPECT_THROW(ring.reshape({256 * KiB, 2, 0}), std::invalid_argument);
+  EXPECT_EQ(ring.config(), (BounceRingConfig{128 * KiB, 3, 3}))
+      << "a refused shape changes nothing";
+  EXPECT_THROW(BounceRing(0, {1 * MiB, 2, 1}, RingCapacity{1 * MiB, 2}), std::invalid_argument);
+}
+
+TEST(TunedRingGpu, ChoosesAShapeOfItsSpaceThenCopiesIntact) {
+  H2D_REQUIRE_GPU();
+  ScopedDevice on(0);
+  GpuCopyRig rig(6 * MiB + 11);
+  RingCalibration calibration;
+  calibration.budget_seconds = 0.5;
+  calibration.passes_per_trial = 1;
+  TunedRing tuned(0, rig.bytes, 4, calibration);
+  rig.clear();
+  const RingTuning& tuning = tuned.calibrate(rig.target.data(), rig.source.data());
+  ASSERT_GE(tuning.trials.size(), 1u);
+  EXPECT_EQ(tuned.ring().config(), tuning.best);
+  // Every trial copied the calibration bytes (here the whole transfer): what landed is the source.
+  EXPECT_EQ(rig.arrived(), expected_checksum(rig.bytes, kSeed));
+  const RingSearchSpace space = ring_search_space(rig.bytes, 4);
+  for (const RingTrial& trial : tuning.trials) {
+    EXPECT_NE(std::find(space.chunks.begin(), space.chunks.end(), trial.shape.chunk_bytes),
+              space.chunks.end());
+    EXPECT_LE(trial.shape.threads, 4u);
+    EXPECT_GT(trial.gb_per_s, 0);
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    rig.clear();
+    tuned.ring().copy(rig.target.data(), rig.source.data(), rig.bytes);
+    EXPECT_EQ(rig.arrived(), expected_checksum(rig.bytes, kSeed));
+  }
+}
+
 TEST(StagedCopyGpu, PinThenCopyRegisterAndRegisteredSourcesArriveIntact) {
   H2D_REQUIRE_GPU();
   ScopedDevice on(0);
@@ -366,13 +444,24 @@ TEST(StagingFamilyGpu, QuickRunVerifiesEveryStrategy) {
   // On the simulated GPU the pinned reference is host-timed on a machine whose cores also run the
   // stream workers, so under load it can lose more than a real GPU's would.
   const double most_vs_pinned = gpu_backend_is_simulated() ? 2.0 : 1.5;
+  std::size_t tuned = 0;
   for (const auto& run : report["benchmarks"]) {
     EXPECT_FALSE(run.value("error_occurred", false)) << run.dump();
     const double vs_pinned = run.value("vs_pinned", 0.0);
     EXPECT_GT(vs_pinned, 0.0) << run["name"];
     EXPECT_LT(vs_pinned, most_vs_pinned)
         << run["name"] << ": faster than a pinned copy is not believable";
+    if (parse_case_name(run["name"].get<std::string>()).get("strategy") == "tuned_ring") {
+      for (const char* counter : {"threads", "chunk_bytes", "depth", "calibration_ms",
+                                  "calibration_trials", "fill_pct", "wait_pct", "handoff_pct"}) {
+        EXPECT_TRUE(run.contains(counter)) << counter << " missing from " << run["name"];
+      }
+      EXPECT_GE(run.value("depth", 0.0), 2.0);
+      EXPECT_LE(run.value("calibration_ms", 1e9), 1500.0) << "the budget is 1 s a size";
+      ++tuned;
+    }
   }
+  EXPECT_EQ(tuned, staging_sizes(Preset::quick).size()) << "the tuned ring at every quick size";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "harness/core/stop_signal.hpp"
+#include "harness/report/ring_reading.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {
@@ -221,6 +222,49 @@ TEST(Summary, WithinRunIntervalsDecideATie) {
   EXPECT_EQ(joined(summary.families.at(0).findings),
             "dir=h2d bytes=64MiB: within noise: kind=pinned, write_combined, registered "
             "mode=async 55.1 GB/s, 6.72x over kind=pageable mode=sync\n");
+}
+
+// h2d/staging: the best ring of each size says what bound it, and a tuned ring what it chose.
+TEST(Summary, TheBestRingNamesWhatBoundItAndWhatItWasTunedTo) {
+  // The verdict shows the smallest and the largest size: two limits a report.
+  const auto findings_of = [](std::map<std::string, double> small,
+                              std::map<std::string, double> large) {
+    ReportBuilder b("rig", "GPU");
+    for (const auto& [bytes, ring] : {std::pair{"16MiB", small}, std::pair{"256MiB", large}}) {
+      const std::string size = std::string("/bytes=") + bytes;
+      b.add("h2d/staging/strategy=driver" + size, "GB_per_s", {7}, {{"vs_pinned", 0.13}});
+      b.add("h2d/staging/strategy=tuned_ring" + size, "GB_per_s", {40}, ring);
+    }
+    return joined(summarize_report(b.json()).families.at(0).findings);
+  };
+  const std::string host_and_bus =
+      findings_of({{"fill_pct", 81}, {"wait_pct", 4}}, {{"fill_pct", 30},
+                                                        {"wait_pct", 61},
+                                                        {"threads", 8},
+                                                        {"chunk_bytes", 4 << 20},
+                                                        {"depth", 3},
+                                                        {"calibration_ms", 640}});
+  EXPECT_NE(host_and_bus.find("bytes=16MiB: best strategy=tuned_ring 40.0 GB/s, 5.71x over "
+                              "strategy=driver; the ring was bound by its host copy (threads "
+                              "filling slots 81% of the time)\n"),
+            std::string::npos)
+      << host_and_bus;
+  EXPECT_NE(host_and_bus.find("; the ring was bound by the bus (the host waited for slots 61% of "
+                              "the time), tuned in 640 ms to threads=8 chunk=4MiB depth=3\n"),
+            std::string::npos)
+      << host_and_bus;
+  const std::string handoff = findings_of({}, {{"fill_pct", 20}, {"wait_pct", 10}});
+  EXPECT_NE(handoff.find("bytes=16MiB: best strategy=tuned_ring 40.0 GB/s, 5.71x over "
+                         "strategy=driver\n"),
+            std::string::npos)
+      << "no ring counters, no ring reading: " << handoff;
+  EXPECT_NE(handoff.find("; the ring was bound by hand-off (70% of its time between fills and "
+                         "copies: larger chunks would help)"),
+            std::string::npos)
+      << handoff;
+  EXPECT_EQ(ring_limit(50, 50), RingLimit::host_copy) << "a tie goes to the host copy";
+  EXPECT_EQ(ring_limit(0, 0), RingLimit::handoff);
+  EXPECT_EQ(ring_limit(120, 0), RingLimit::host_copy) << "shares past 100% from clock skew";
 }
 
 TEST(Summary, RunNotesAndFormatting) {

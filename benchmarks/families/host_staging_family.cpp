@@ -1,7 +1,9 @@
 // host/staging: the host half of a bounce ring (harness/host/ring_schedule.hpp), without a GPU: a
 // pageable source copied chunk by chunk into a ring of reused slots by T threads, as the ring
 // fills its pinned slots. Shows how chunk size and thread count bound what any staging strategy
-// can feed the bus; runs anywhere (pageable slots, nothing to wait for).
+// can feed the bus; runs anywhere (pageable slots, nothing to wait for). strategy=tuned_ring
+// chooses its shape as h2d/staging's tuned ring does (harness/host/ring_tuner.hpp), so the two
+// sides of that ring can be read apart and set beside host/memcpy.
 
 #include <cstring>
 #include <optional>
@@ -15,8 +17,10 @@
 #include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/host/ring_schedule.hpp"
+#include "harness/host/ring_tuner.hpp"
 #include "harness/host/thread_team.hpp"
 #include "harness/strategy/strategy_grids.hpp"
+#include "harness/strategy/tuned_ring.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -26,57 +30,110 @@ namespace {
 
 constexpr std::uint64_t kHostStagingSeed = 0x484F535453544147ull;  // "HOSTSTAG"
 
-void run_host_staging_case(const HostStagingPoint& point, benchmark::State& state) {
-  std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
-  HostBuffer source(HostKind::pageable, point.bytes);
-  fill_pattern(source.data(), point.bytes, kHostStagingSeed);
-  std::vector<HostBuffer> slot_buffers;
-  std::vector<std::byte*> slots;
-  for (std::size_t i = 0; i < point.depth; ++i) {
-    slot_buffers.emplace_back(HostKind::pageable, point.chunk_bytes);
-    std::memset(slot_buffers.back().data(), 0, point.chunk_bytes);  // first touch outside timing
-    slots.push_back(slot_buffers.back().data());
+// The host side of a ring: slots carved from one pageable block made (and touched) once, threads
+// remade only when their count changes. No device: a slot is free again as soon as it is filled.
+class HostRing {
+ public:
+  HostRing(std::size_t slot_bytes, const RingShape& shape)
+      : block_(HostKind::pageable, slot_bytes) {
+    std::memset(block_.data(), 0, slot_bytes);  // first touch outside timing
+    hooks_.wait_slot = [](std::size_t) { return false; };
+    hooks_.submit = [](const RingChunk&, const std::byte*) {};
+    reshape(shape);
   }
-  ThreadTeam team(point.threads, "stage");
-  const RingSchedule schedule(point.bytes, point.chunk_bytes, point.depth);
-  // No device: a slot is free again as soon as it is filled.
-  RingHooks hooks;
-  hooks.wait_slot = [](std::size_t) { return false; };
-  hooks.submit = [](const RingChunk&, const std::byte*) {};
-  run_ring(schedule, slots, source.data(), team, hooks);  // warm-up
-  setup.reset();
 
-  CopySamples samples(point.bytes, 1);
+  void reshape(const RingShape& shape) {
+    if (!team_ || team_->size() != shape.threads) {
+      team_.reset();
+      team_.emplace(shape.threads, "stage");
+    }
+    shape_ = shape;
+    slots_.clear();
+    for (std::size_t i = 0; i < shape.depth; ++i) {
+      slots_.push_back(block_.data() + i * shape.chunk_bytes);
+    }
+  }
+
+  // One pass of `bytes` of `source` through the slots; `hooks` replace the do-nothing ones.
+  void pass(const std::byte* source, std::size_t bytes) { pass(source, bytes, hooks_); }
+  void pass(const std::byte* source, std::size_t bytes, const RingHooks& hooks) {
+    run_ring(RingSchedule(bytes, shape_.chunk_bytes, shape_.depth), slots_, source, *team_, hooks);
+  }
+
+  const RingShape& shape() const { return shape_; }
+  const RingHooks& hooks() const { return hooks_; }
+
+ private:
+  HostBuffer block_;
+  std::optional<ThreadTeam> team_;
+  RingShape shape_;
+  std::vector<std::byte*> slots_;
+  RingHooks hooks_;
+};
+
+// The timed passes and the check that the chunks the ring filled add up to the source.
+void measure_ring(HostRing& ring, const HostBuffer& source, benchmark::State& state) {
+  const std::size_t bytes = source.size();
+  ring.pass(source.data(), bytes);  // warm-up
+  CopySamples samples(bytes, 1);
   for (auto _ : state) {
-    NvtxRange range(NvtxCategory::stage, "ring fill", point.bytes);
+    NvtxRange range(NvtxCategory::stage, "ring fill", bytes);
     Stopwatch watch;
-    run_ring(schedule, slots, source.data(), team, hooks);
+    ring.pass(source.data(), bytes);
     const double seconds = watch.seconds();
     state.SetIterationTime(seconds);
     samples.add({seconds, seconds});
   }
-
   {
-    // Outside timing, the same pass with every filled slot collected into one buffer: the chunks
-    // the ring filled must add up to the source.
+    // Outside timing, the same pass with every filled slot collected into one buffer.
     NvtxRange verify(NvtxCategory::verify, "collect and checksum");
-    HostBuffer collected(HostKind::pageable, point.bytes);
-    std::memset(collected.data(), 0, point.bytes);
-    RingHooks collect = hooks;
+    HostBuffer collected(HostKind::pageable, bytes);
+    std::memset(collected.data(), 0, bytes);
+    RingHooks collect = ring.hooks();
     collect.submit = [&](const RingChunk& chunk, const std::byte* slot) {
       std::memcpy(collected.data() + chunk.offset, slot, chunk.bytes);
     };
-    run_ring(schedule, slots, source.data(), team, collect);
-    verify_checksum(host_checksum(collected.data(), point.bytes),
-                    expected_checksum(point.bytes, kHostStagingSeed),
-                    "chunks staged through the ring");
+    ring.pass(source.data(), bytes, collect);
+    verify_checksum(host_checksum(collected.data(), bytes),
+                    expected_checksum(bytes, kHostStagingSeed), "chunks staged through the ring");
   }
   samples.write_counters(state);
 }
 
+HostBuffer filled_source(std::size_t bytes) {
+  NvtxRange setup(NvtxCategory::setup, "allocate and fill");
+  HostBuffer source(HostKind::pageable, bytes);
+  fill_pattern(source.data(), bytes, kHostStagingSeed);
+  return source;
+}
+
+void run_host_staging_case(const HostStagingPoint& point, benchmark::State& state) {
+  const HostBuffer source = filled_source(point.bytes);
+  HostRing ring(point.chunk_bytes * point.depth, {point.chunk_bytes, point.depth, point.threads});
+  measure_ring(ring, source, state);
+}
+
+// The shape chosen by the search h2d/staging's tuned ring makes, with the same space and budget.
+void run_tuned_host_staging_case(std::size_t bytes, benchmark::State& state) {
+  const HostBuffer source = filled_source(bytes);
+  const RingCalibration calibration;
+  const RingSearchSpace space = calibration_space(bytes, usable_cores(), calibration);
+  HostRing ring(ring_space_pinned_bytes(space), ring_search_start(space));
+  RingTuning tuning;
+  {
+    NvtxRange range(NvtxCategory::setup, "calibrate ring", space.bytes);
+    tuning = calibrate_ring(
+        space, calibration, [&](const RingShape& shape) { ring.reshape(shape); },
+        [&] { ring.pass(source.data(), space.bytes); });
+  }
+  measure_ring(ring, source, state);
+  write_tuning_counters(tuning, state);
+}
+
 std::vector<BenchmarkCase> host_staging_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  for (const HostStagingPoint& point : host_staging_grid(plan.preset, usable_cores())) {
+  const std::vector<HostStagingPoint> grid = host_staging_grid(plan.preset, usable_cores());
+  for (const HostStagingPoint& point : grid) {
     const CaseName name = CaseName(declared_family("host/staging"))
                               .add_bytes("chunk", point.chunk_bytes)
                               .add("depth", static_cast<long long>(point.depth))
@@ -88,12 +145,19 @@ std::vector<BenchmarkCase> host_staging_cases(const RunPlan& plan) {
                                {"threads", static_cast<double>(point.threads)}},
                               run_host_staging_case, point));
   }
+  if (!grid.empty()) {
+    const std::size_t bytes = grid.front().bytes;
+    const CaseName name = CaseName(declared_family("host/staging"))
+                              .add("strategy", "tuned_ring")
+                              .add_bytes("bytes", bytes);
+    cases.push_back(make_case(name, {}, run_tuned_host_staging_case, bytes));
+  }
   return cases;
 }
 
 [[maybe_unused]] const bool host_staging_registered = register_family({
     "host/staging",
-    "the host half of a bounce ring: chunked copies into reused slots by chunk size and threads",
+    "the host half of a bounce ring: chunked copies into reused slots, fixed shapes and tuned",
     /*needs_gpu=*/false,
     host_staging_cases,
 });

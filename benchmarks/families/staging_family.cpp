@@ -1,12 +1,14 @@
 // h2d/staging: copies from pageable memory, done by the driver and done better. The driver stages
 // pageable data through its own small pinned buffer; we compare pin-then-copy (as
 // Tensor.pin_memory()), our own bounce ring (pinned slots filled by host threads while the DMA
-// engine sends the previous slot), and registering the source in place, per copy or once. Host
+// engine sends the previous slot) in a fixed shape or tuned on this machine before the timed run,
+// and registering the source in place, per copy or once. Host
 // clock around the whole strategy, host work included; vs_pinned relates each to a plain async
 // copy from pinned memory of the same size, measured in the same case with the same clock.
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,6 +33,7 @@
 #include "harness/strategy/bounce_ring.hpp"
 #include "harness/strategy/staged_copy.hpp"
 #include "harness/strategy/strategy_grids.hpp"
+#include "harness/strategy/tuned_ring.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -41,7 +44,14 @@ namespace {
 constexpr std::uint64_t kStagingSeed = 0x4832445354414745ull;  // "H2DSTAGE"
 constexpr int kReferenceSamples = 5;
 
-enum class Strategy { driver, pin_then_copy, register_each, register_once, bounce_ring };
+enum class Strategy {
+  driver,
+  pin_then_copy,
+  register_each,
+  register_once,
+  bounce_ring,
+  tuned_ring
+};
 
 std::string strategy_name(Strategy strategy) {
   switch (strategy) {
@@ -55,6 +65,8 @@ std::string strategy_name(Strategy strategy) {
       return "register_once";
     case Strategy::bounce_ring:
       return "bounce_ring";
+    case Strategy::tuned_ring:
+      return "tuned_ring";
   }
   return "unknown";
 }
@@ -110,7 +122,9 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
   // What each strategy keeps between copies: made here, outside timing.
   std::optional<HostBuffer> staging;
   std::optional<HostRegistration> registration;
-  std::unique_ptr<BounceRing> ring;
+  std::unique_ptr<BounceRing> fixed_ring;
+  std::unique_ptr<TunedRing> tuned_ring;
+  BounceRing* ring = nullptr;
   switch (c.strategy) {
     case Strategy::pin_then_copy:
       staging.emplace(HostKind::pinned, c.bytes);
@@ -119,7 +133,13 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
       registration.emplace(source.data(), c.bytes);
       break;
     case Strategy::bounce_ring:
-      ring = std::make_unique<BounceRing>(c.device, c.ring);
+      fixed_ring = std::make_unique<BounceRing>(c.device, c.ring);
+      ring = fixed_ring.get();
+      break;
+    case Strategy::tuned_ring:
+      tuned_ring = std::make_unique<TunedRing>(c.device, c.bytes, usable_cores());
+      tuned_ring->calibrate(device.data(), source.data());
+      ring = &tuned_ring->ring();
       break;
     default:
       break;
@@ -142,7 +162,8 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
       case Strategy::register_once:
         copy_and_wait(device.data(), source.data(), c.bytes, stream);
         break;
-      case Strategy::bounce_ring: {
+      case Strategy::bounce_ring:
+      case Strategy::tuned_ring: {
         const RingRunStats stats = ring->copy(device.data(), source.data(), c.bytes);
         ring_totals.chunks += stats.chunks;
         ring_totals.waits += stats.waits;
@@ -173,12 +194,19 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
   samples.write_counters(state);
   state.counters["pinned_GB_per_s"] = reference;
   state.counters["vs_pinned"] = samples.median_gb_per_s() / reference;
-  if (c.strategy == Strategy::bounce_ring && ring_totals.chunks > 0) {
-    // Where the ring's time went: host copies into slots, and waits for a slot's DMA.
+  if (ring != nullptr && ring_totals.chunks > 0) {
+    // Where the ring's time went: host copies into slots, waits for a slot's DMA, and the rest
+    // (handing each chunk over: waking the threads, enqueueing the copy).
+    const double fill_pct = ring_totals.fill_seconds / strategy_seconds * 100;
+    const double wait_pct = ring_totals.wait_seconds / strategy_seconds * 100;
     state.counters["slot_waits_per_chunk"] =
         static_cast<double>(ring_totals.waits) / static_cast<double>(ring_totals.chunks);
-    state.counters["fill_pct"] = ring_totals.fill_seconds / strategy_seconds * 100;
-    state.counters["wait_pct"] = ring_totals.wait_seconds / strategy_seconds * 100;
+    state.counters["fill_pct"] = fill_pct;
+    state.counters["wait_pct"] = wait_pct;
+    state.counters["handoff_pct"] = std::max(0.0, 100 - fill_pct - wait_pct);
+  }
+  if (tuned_ring) {
+    write_tuning_counters(tuned_ring->tuning(), state);
   }
 }
 
@@ -213,6 +241,7 @@ std::vector<BenchmarkCase> staging_cases(const RunPlan& plan) {
               staging_case(plan, gpu, {gpu.ordinal, Strategy::bounce_ring, bytes, ring}));
         }
       }
+      cases.push_back(staging_case(plan, gpu, {gpu.ordinal, Strategy::tuned_ring, bytes, {}}));
     }
   }
   return cases;
@@ -220,7 +249,7 @@ std::vector<BenchmarkCase> staging_cases(const RunPlan& plan) {
 
 [[maybe_unused]] const bool staging_registered = register_family({
     "h2d/staging",
-    "pageable sources: driver copy vs pin-then-copy, bounce ring (C, D, T), register-in-place",
+    "pageable sources: driver copy vs pin-then-copy, bounce ring (C, D, T; or tuned), register",
     /*needs_gpu=*/true,
     staging_cases,
 });

@@ -15,6 +15,8 @@
 #include "harness/core/stop_signal.hpp"
 #include "harness/decode/jpeg_decoder.hpp"
 #include "harness/decode/tile_decoder.hpp"
+#include "harness/host/team_memcpy.hpp"
+#include "harness/host/thread_team.hpp"
 #include "harness/host/tile_sample.hpp"
 #include "harness/pipeline/batch_audit.hpp"
 #include "harness/pipeline/epoch_meter.hpp"
@@ -70,6 +72,9 @@ class EpochRun {
     };
     if (config.pin == PinMode::pin_thread) {
       collated_.emplace("collated", config.prefetch);
+      if (config.pin_threads > 1) {
+        pin_team_.emplace(config.pin_threads, "pin");
+      }
     }
     if (!pageable_.empty()) {
       // Without a pin stage the engine copies straight out of these slots: fence them.
@@ -321,7 +326,12 @@ class EpochRun {
       {
         NvtxRange range(NvtxCategory::pin, fmt::format("pin batch {}", ticket->batch),
                         ticket->bytes);
-        std::memcpy(ring_[*slot].data(), pageable_[ticket->slot].data(), ticket->bytes);
+        if (pin_team_) {
+          team_memcpy(*pin_team_, ring_[*slot].data(), pageable_[ticket->slot].data(),
+                      ticket->bytes);
+        } else {
+          std::memcpy(ring_[*slot].data(), pageable_[ticket->slot].data(), ticket->bytes);
+        }
       }
       meter_.pin_busy(start, Clock::now());
       pageable_pool_->release(ticket->slot);
@@ -471,6 +481,7 @@ class EpochRun {
   Cancellation cancel_;
   StageBoard board_;
   std::optional<BoundedQueue<Ticket>> collated_;
+  std::optional<ThreadTeam> pin_team_;  // pin_threads > 1: the pin thread and its helpers
   BoundedQueue<Ticket> ready_;
   std::optional<SlotPool> pageable_pool_;
   std::optional<SlotPool> ring_pool_;

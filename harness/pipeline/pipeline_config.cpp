@@ -53,6 +53,9 @@ void validate(const PipelineConfig& config) {
   require(std::isfinite(config.compute_us) && config.compute_us >= 0, "compute_us must be >= 0");
   require(config.batches > config.warmup, "an epoch needs more batches than warm-up batches");
   require(config.verify_every >= 1, "verify_every must be at least 1");
+  require(config.pin_threads >= 1, "pin_threads must be at least 1");
+  require(config.pin_threads == 1 || config.pin == PinMode::pin_thread,
+          "pin_threads above 1 needs pin=pin_thread (only its pin hop copies)");
   require(config.watchdog.count() > 0, "the watchdog timeout must be positive");
   require(config.decode == DecodeMode::none || config.channels == 3,
           "decode=cpu|gpu decodes RGB: channels must be 3");
@@ -62,9 +65,10 @@ std::string describe(const PipelineConfig& config) {
   const std::string slots =
       config.slots > 0 ? fmt::format(" slots={}", config.slots) : std::string();
   return fmt::format(
-      "{} workers={} prefetch={} pin={} copy={} batch={} tile={}x{}x{} sample_us={} "
+      "{} workers={} prefetch={} pin={}{} copy={} batch={} tile={}x{}x{} sample_us={} "
       "compute_us={}{}{}",
       to_string(config.loop), config.workers, config.prefetch, to_string(config.pin),
+      config.pin_threads == 1 ? "" : fmt::format(" pin_threads={}", config.pin_threads),
       to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,
       config.sample_us, config.compute_us, slots,
       config.decode == DecodeMode::none ? "" : fmt::format(" decode={}", to_string(config.decode)));

@@ -48,6 +48,10 @@ struct PipelineConfig {
   std::size_t workers = 4;
   std::size_t prefetch = 2;  // batches each queue may hold ahead of its consumer
   PinMode pin = PinMode::pinned_ring;
+  // pin=pin_thread: threads that copy each batch into its pinned slot together. 1 is PyTorch's
+  // pin thread; more make the pin hop a staging ring's team copy (docs/strategies.md says when
+  // that pays and when the cores are better spent on workers).
+  std::size_t pin_threads = 1;
   CopyMode copy = CopyMode::async;
   std::size_t batch_size = 32;
   std::size_t tile = 128;

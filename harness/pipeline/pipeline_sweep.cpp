@@ -105,6 +105,12 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
   const bool full = preset == Preset::full;
   configs.push_back(base);
   sweep_axis<PinCopy>(configs, base, all_pin_copy, set_pin_copy);
+  // The pin hop as a team copy (the staging ring's) instead of one pin thread.
+  PipelineConfig pin_team = base;
+  pin_team.pin = PinMode::pin_thread;
+  sweep_axis<std::size_t>(configs, pin_team,
+                          full ? std::vector<std::size_t>{2, 4, 8} : std::vector<std::size_t>{4},
+                          [](PipelineConfig& c, std::size_t v) { c.pin_threads = v; });
   sweep_axis<std::size_t>(configs, base,
                           host_only ? std::vector<std::size_t>{1, 2, 4}
                           : full    ? std::vector<std::size_t>{1, 2, 4, 8, 16}
@@ -148,8 +154,11 @@ CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool w
   }
   name.add("workers", static_cast<long long>(config.workers))
       .add("prefetch", static_cast<long long>(config.prefetch))
-      .add("pin", std::string(to_string(config.pin)))
-      .add("copy", std::string(to_string(config.copy)))
+      .add("pin", std::string(to_string(config.pin)));
+  if (config.pin_threads != 1) {  // absent otherwise: older reports keep their names
+    name.add("pin_threads", static_cast<long long>(config.pin_threads));
+  }
+  name.add("copy", std::string(to_string(config.copy)))
       .add("batch", static_cast<long long>(config.batch_size))
       .add("compute_us", static_cast<long long>(config.compute_us))
       .add("sample_us", static_cast<long long>(config.sample_us));
@@ -177,6 +186,9 @@ std::map<std::string, double> pipeline_params(const PipelineConfig& config) {
                                        {"verify_every", static_cast<double>(config.verify_every)}};
   if (config.decode != DecodeMode::none) {
     params["decode"] = static_cast<double>(config.decode);  // 1 cpu, 2 gpu
+  }
+  if (config.pin_threads != 1) {
+    params["pin_threads"] = static_cast<double>(config.pin_threads);
   }
   return params;
 }

@@ -12,6 +12,7 @@
 #include "harness/core/number_text.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/report/json_fields.hpp"
+#include "harness/report/ring_reading.hpp"
 #include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
 #include "harness/report/within_noise.hpp"
@@ -247,6 +248,9 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
   if (const auto link = best->find_median("link_pct");
       link && link_bound && metric.name == "GB_per_s") {
     line.text += ", " + percent_text(*link, 0) + " of link";
+  }
+  if (const auto ring = ring_reading(*best)) {
+    line.text += "; " + *ring;
   }
   return line;
 }

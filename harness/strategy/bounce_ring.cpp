@@ -1,7 +1,10 @@
 #include "harness/strategy/bounce_ring.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
+#include "harness/core/byte_size.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -9,25 +12,41 @@
 namespace h2d {
 namespace {
 
-BounceRingConfig checked(const BounceRingConfig& config) {
+RingCapacity capacity_for(const BounceRingConfig& config, RingCapacity capacity) {
+  if (capacity.pinned_bytes == 0 && capacity.depth == 0) {
+    return {config.chunk_bytes * config.depth, config.depth};
+  }
+  return capacity;
+}
+
+BounceRingConfig checked(const BounceRingConfig& config, const RingCapacity& capacity) {
   if (config.chunk_bytes == 0 || config.depth == 0 || config.threads == 0) {
     throw std::invalid_argument(
         "a bounce ring needs a non-zero chunk size, depth and thread count");
+  }
+  if (config.depth > capacity.depth || config.chunk_bytes * config.depth > capacity.pinned_bytes) {
+    throw std::invalid_argument(fmt::format(
+        "a bounce ring of {} slots of {} does not fit its capacity of {} slots in {} pinned",
+        config.depth, format_bytes(config.chunk_bytes), capacity.depth,
+        format_bytes(capacity.pinned_bytes)));
   }
   return config;
 }
 
 }  // namespace
 
-BounceRing::BounceRing(int device, const BounceRingConfig& config)
-    : device_(device), config_(checked(config)), stream_(device), team_(config.threads, "stage") {
+BounceRing::BounceRing(int device, const BounceRingConfig& config, RingCapacity capacity)
+    : device_(device),
+      capacity_(capacity_for(config, capacity)),
+      config_(checked(config, capacity_)),
+      pinned_(HostKind::pinned, capacity_.pinned_bytes),
+      stream_(device) {
   ScopedDevice on(device);
-  slots_.reserve(config_.depth);
-  slot_done_.reserve(config_.depth);
-  for (std::size_t i = 0; i < config_.depth; ++i) {
-    slots_.emplace_back(HostKind::pinned, config_.chunk_bytes);
+  slot_done_.reserve(capacity_.depth);
+  for (std::size_t i = 0; i < capacity_.depth; ++i) {
     slot_done_.emplace_back(device);
   }
+  team_.emplace(config_.threads, "stage");
 }
 
 BounceRing::~BounceRing() {
@@ -36,13 +55,23 @@ BounceRing::~BounceRing() {
   cudaStreamSynchronize(stream_.get());
 }
 
+void BounceRing::reshape(const BounceRingConfig& config) {
+  const BounceRingConfig next = checked(config, capacity_);
+  stream_.synchronize();  // no copy may still read a slot whose bounds move
+  if (next.threads != config_.threads) {
+    team_.reset();
+    team_.emplace(next.threads, "stage");
+  }
+  config_ = next;
+}
+
 RingRunStats BounceRing::copy(void* destination, const std::byte* source, std::size_t bytes,
                               const std::function<void(cudaStream_t)>& before_each_copy) {
   ScopedDevice on(device_);
   const RingSchedule schedule(bytes, config_.chunk_bytes, config_.depth);
   std::vector<std::byte*> slots;
-  for (const HostBuffer& slot : slots_) {
-    slots.push_back(slot.data());
+  for (std::size_t i = 0; i < config_.depth; ++i) {
+    slots.push_back(pinned_.data() + i * config_.chunk_bytes);
   }
   auto* target = static_cast<std::byte*>(destination);
   RingHooks hooks;
@@ -63,7 +92,7 @@ RingRunStats BounceRing::copy(void* destination, const std::byte* source, std::s
     slot_done_[chunk.slot].record(stream_.get());
   };
   try {
-    return run_ring(schedule, slots, source, team_, hooks);
+    return run_ring(schedule, slots, source, *team_, hooks);
   } catch (...) {
     // Leave no copy reading a slot the caller may refill or free.
     cudaStreamSynchronize(stream_.get());

@@ -4,20 +4,26 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "harness/cuda/event.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/stream.hpp"
 #include "harness/host/ring_schedule.hpp"
+#include "harness/host/ring_shape.hpp"
 #include "harness/host/thread_team.hpp"
 
 namespace h2d {
 
-struct BounceRingConfig {
-  std::size_t chunk_bytes = std::size_t{4} << 20;  // C: bytes per pinned slot
-  std::size_t depth = 2;                           // D: slots; 2 or more overlap fill and copy
-  std::size_t threads = 1;                         // T: host threads filling each slot
+using BounceRingConfig = RingShape;
+
+// What a ring is built to hold: the pinned bytes of all its slots together, and the most slots.
+// A ring made for one shape holds exactly that shape; a tuned ring is made for the largest shape
+// of its search and reshaped between trials, so its slots are pinned once.
+struct RingCapacity {
+  std::size_t pinned_bytes = 0;
+  std::size_t depth = 0;
 };
 
 // Host-to-device copies from pageable memory through our own pinned staging, instead of the
@@ -27,12 +33,17 @@ struct BounceRingConfig {
 // The slots, stream and threads are made once and reused by every copy() call.
 class BounceRing {
  public:
-  // Pins depth * chunk_bytes (charged to pinned_budget()); throws std::invalid_argument for a zero
-  // chunk size, depth or thread count.
-  BounceRing(int device, const BounceRingConfig& config);
+  // Pins the capacity (by default depth * chunk_bytes of `config`; charged to pinned_budget());
+  // throws std::invalid_argument for a zero chunk size, depth or thread count, or a shape the
+  // capacity cannot hold.
+  BounceRing(int device, const BounceRingConfig& config, RingCapacity capacity = {});
   BounceRing(const BounceRing&) = delete;
   BounceRing& operator=(const BounceRing&) = delete;
   ~BounceRing();
+
+  // Takes another shape within the capacity (new threads when their count changes; the pinned
+  // slots stay); throws std::invalid_argument as the constructor does. Waits for copies in flight.
+  void reshape(const BounceRingConfig& config);
 
   // Copies `bytes` from `source` (any host memory) to `destination` (device memory of this ring's
   // device) and returns once all of it has arrived. `before_each_copy`, when given, enqueues work
@@ -42,16 +53,18 @@ class BounceRing {
                     const std::function<void(cudaStream_t)>& before_each_copy = {});
 
   const BounceRingConfig& config() const { return config_; }
+  const RingCapacity& capacity() const { return capacity_; }
   const Stream& stream() const { return stream_; }
   int device() const { return device_; }
 
  private:
   int device_;
+  RingCapacity capacity_;
   BounceRingConfig config_;
-  std::vector<HostBuffer> slots_;
+  HostBuffer pinned_;             // every slot, back to back: slot i at i * chunk_bytes
   std::vector<Event> slot_done_;  // recorded on stream_ after each slot's latest copy
   Stream stream_;
-  ThreadTeam team_;
+  std::optional<ThreadTeam> team_;
 };
 
 }  // namespace h2d

@@ -12,15 +12,8 @@ constexpr std::size_t KiB = std::size_t{1} << 10;
 constexpr std::size_t MiB = std::size_t{1} << 20;
 constexpr std::size_t GiB = std::size_t{1} << 30;
 
-bool same_shape(const BounceRingConfig& a, const BounceRingConfig& b) {
-  return a.chunk_bytes == b.chunk_bytes && a.depth == b.depth && a.threads == b.threads;
-}
-
 void add_unique(std::vector<BounceRingConfig>& configs, const BounceRingConfig& config) {
-  const bool present = std::any_of(configs.begin(), configs.end(), [&](const BounceRingConfig& c) {
-    return same_shape(c, config);
-  });
-  if (!present) {
+  if (std::find(configs.begin(), configs.end(), config) == configs.end()) {
     configs.push_back(config);
   }
 }
