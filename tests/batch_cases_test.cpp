@@ -38,15 +38,19 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 
 TEST(BatchCases, QuickRunsEveryDistinctPolicyAtBatchOneAndSixteen) {
   const auto names = case_names("h2d/batch", Preset::quick);
-  // train: single 3 policies, tuple 5, list 5; predict: single 3, tuple 4, list 4 (batch 1: one
-  // buffer, packing is per_member) or 5.
-  EXPECT_EQ(names.size(), (13u + 3 + 4 + 4) + (13u + 3 + 4 + 5));
+  // A batch size, train: single 3 policies, tuple 4, list 4 (per_member is what pin=requested
+  // does), custom 1 (pin=requested, the silent no-pin); predict: single 3, tuple 3 (one buffer:
+  // packing is pinning), list 3 (batch 1) or 4, custom 1.
+  EXPECT_EQ(names.size(), 2 * 12u + (10u + 11));
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
   EXPECT_TRUE(contains(names, "h2d/batch/task=train/layout=tuple/pin=requested/batch=16"));
   EXPECT_TRUE(contains(names, "h2d/batch/task=predict/layout=list/pin=packed/batch=16"));
   EXPECT_FALSE(contains(names, "h2d/batch/task=predict/layout=list/pin=packed/batch=1"));
   EXPECT_FALSE(contains(names, "h2d/batch/task=train/layout=single/pin=per_member/batch=16"));
   EXPECT_FALSE(contains(names, "h2d/batch/task=train/layout=tuple/pin=none/batch=4"));
+  EXPECT_TRUE(contains(names, "h2d/batch/task=train/layout=custom/pin=requested/batch=16"));
+  EXPECT_FALSE(contains(names, "h2d/batch/task=train/layout=custom/pin=none/batch=16"));
+  EXPECT_FALSE(contains(names, "h2d/batch/task=train/layout=tuple/pin=per_member/batch=16"));
 }
 
 TEST(BatchCases, FullSweepsUpTo256AndNamesTheGpuWhenThereAreSeveral) {

@@ -67,13 +67,14 @@ struct Rig {
   }
 };
 
-// The user story: pin=requested pins a single tensor but leaves a tuple or a list pageable.
+// The user story, as PyTorch 2.11 behaves: pin=requested pins a tensor, a tuple and a list member
+// by member, and leaves a custom batch class pageable.
 double expected_pinned_fraction(BatchLayout layout, PinPolicy policy) {
   if (policy == PinPolicy::none) {
     return 0;
   }
   if (policy == PinPolicy::requested) {
-    return layout == BatchLayout::single ? 1 : 0;
+    return layout == BatchLayout::custom ? 0 : 1;
   }
   return 1;
 }

@@ -173,7 +173,7 @@ TEST(BatchPlan, NamesAreDistinct) {
   for (BatchLayout layout : all_batch_layouts()) {
     names.insert(to_string(layout));
   }
-  EXPECT_EQ(names.size(), 3u);
+  EXPECT_EQ(names.size(), 4u);
   EXPECT_EQ(to_string(BatchTask::predict), "predict");
   EXPECT_EQ(to_string(Member::ids), "ids");
 }

@@ -174,6 +174,7 @@ TEST(Context, JsonCarriesMachineRunAndOutcomes) {
   EXPECT_NE(json["run"]["latches"]["reason"].get<std::string>().find("CUDA_LAUNCH_BLOCKING"),
             std::string::npos);
   EXPECT_EQ(json["skipped_cases"][0]["reason"], "too big");
+  EXPECT_EQ(json["skipped_cases"][0]["kind"], "cannot_run");
   EXPECT_EQ(json["skipped_families"][0]["family"], "h2d/memory");
   EXPECT_TRUE(json["failed_cases"].empty());
 }

@@ -124,13 +124,19 @@ TEST(StartupChecksGpu, StickyErrorStopsTheGpuCasesAndKeepsTheReport) {
   EXPECT_EQ(occurrences(run.process.output, "failed with a sticky CUDA error"), 1u)
       << run.process.output;
   ASSERT_TRUE(run.report.contains("h2dbench")) << run.process.output;
-  EXPECT_EQ(run.report["h2dbench"]["failed_cases"].size(), 1u) << run.report["h2dbench"].dump();
-  bool skipped_after = false;
+  ASSERT_EQ(run.report["h2dbench"]["failed_cases"].size(), 1u) << run.report["h2dbench"].dump();
+  EXPECT_EQ(run.report["h2dbench"]["failed_cases"][0]["kind"], "sticky_error");
+  std::size_t skipped_after = 0;
   for (const auto& skipped : run.report["h2dbench"]["skipped_cases"]) {
-    skipped_after = skipped_after || skipped["reason"].get<std::string>().find(
-                                         "sticky CUDA error") != std::string::npos;
+    if (skipped["kind"] == "after_sticky_error") {
+      EXPECT_NE(skipped["reason"].get<std::string>().find("sticky CUDA error"), std::string::npos);
+      ++skipped_after;
+    }
   }
-  EXPECT_TRUE(skipped_after) << run.report["h2dbench"]["skipped_cases"].dump();
+  EXPECT_GE(skipped_after, 1u) << run.report["h2dbench"]["skipped_cases"].dump();
+  // One line counts them; no line a case.
+  EXPECT_EQ(occurrences(run.process.output, "after the sticky CUDA error"), 1u)
+      << run.process.output;
   EXPECT_EQ(measured_entries(run.report, "host/memcpy/").size(), 1u) << run.process.output;
 }
 

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -69,13 +70,13 @@ LatchDecision decide_run_latches(const RunPlan& plan, bool profile) {
 }
 
 // The skipped cases, one line each, except those left after a sticky CUDA error: one line for all.
+// Each case that cannot run here with its reason; those a sticky error or Ctrl-C left, counted.
 void print_skipped(const std::vector<CaseProblem>& skipped) {
   std::size_t after_sticky = 0;
   for (const auto& problem : skipped) {
-    if (!sticky_cuda_error().empty() &&
-        problem.reason.rfind("not run: an earlier case hit a sticky CUDA error", 0) == 0) {
+    if (problem.kind == ProblemKind::after_sticky_error) {
       ++after_sticky;
-    } else {
+    } else if (problem.kind == ProblemKind::cannot_run) {
       fmt::print("skipped {}: {}\n", problem.name, problem.reason);
     }
   }
@@ -83,6 +84,16 @@ void print_skipped(const std::vector<CaseProblem>& skipped) {
     fmt::print("skipped {} GPU case{} after the sticky CUDA error: {}\n", after_sticky,
                after_sticky == 1 ? "" : "s", sticky_cuda_error());
   }
+}
+
+// "interrupted: 648 of 714 cases done, 66 not run": a case counts as done when it measured,
+// failed or could not run here, never when the interrupt stopped it.
+std::string interrupted_line(const CaseOutcomes& outcomes, std::size_t total_cases) {
+  const auto not_run = static_cast<std::size_t>(
+      std::count_if(outcomes.skipped.begin(), outcomes.skipped.end(),
+                    [](const CaseProblem& p) { return p.kind == ProblemKind::interrupted; }));
+  return fmt::format("interrupted: {} of {} cases done, {} not run", total_cases - not_run,
+                     total_cases, not_run);
 }
 
 // Writes the trace and puts what it found into the report: report["h2dbench"]["trace"] says what
@@ -224,7 +235,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   fmt::print("report: {}{}\n", out,
              gpu_backend_is_simulated() ? " (SIMULATED GPU: proves logic, never speed)" : "");
   if (stop_requested()) {
-    fmt::print(stderr, "h2dbench: interrupted; the report holds the cases that completed\n");
+    fmt::print(stderr, "h2dbench: {}; the report holds the cases that completed\n",
+               interrupted_line(context.outcomes, selection.cases.size()));
     return 130;
   }
   return context.outcomes.failed.empty() ? 0 : 1;

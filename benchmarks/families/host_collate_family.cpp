@@ -84,6 +84,9 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
 std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (BatchLayout layout : all_batch_layouts()) {
+    if (layout == BatchLayout::custom) {
+      continue;  // collates into the tuple's buffers: layout=tuple measures it
+    }
     for (const CollateTarget& target : kTargets) {
       for (std::size_t batch : batch_sizes(plan.preset)) {
         const CaseName name = CaseName(declared_family("host/collate"))

@@ -51,13 +51,15 @@ std::string_view to_string(BatchLayout layout) {
       return "tuple";
     case BatchLayout::list:
       return "list";
+    case BatchLayout::custom:
+      return "custom";
   }
   return "unknown";
 }
 
 const std::vector<BatchLayout>& all_batch_layouts() {
   static const std::vector<BatchLayout> layouts{BatchLayout::single, BatchLayout::tuple,
-                                                BatchLayout::list};
+                                                BatchLayout::list, BatchLayout::custom};
   return layouts;
 }
 
@@ -136,6 +138,7 @@ LayoutPlan plan_layout(BatchLayout layout, const SampleShape& shape,
       break;
     }
     case BatchLayout::tuple:
+    case BatchLayout::custom:  // the same buffers, in a class of the user's own
       for (Member member : members) {
         plan.buffers.push_back(whole(member, 0, batch));
       }

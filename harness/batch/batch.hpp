@@ -30,8 +30,10 @@ std::vector<Member> sent_members(BatchTask task);
 //           gives after the default collate);
 //   tuple:  one buffer per member (images, masks, ids), separately allocated;
 //   list:   one buffer per member per sample, as a custom collate returning the samples as they
-//           are gives.
-enum class BatchLayout { single, tuple, list };
+//           are gives;
+//   custom: the tuple's buffers held by a custom batch class without a pin_memory() method (the
+//           user story's batch type): what DataLoader(pin_memory=True) returns unpinned.
+enum class BatchLayout { single, tuple, list, custom };
 std::string_view to_string(BatchLayout layout);
 const std::vector<BatchLayout>& all_batch_layouts();
 

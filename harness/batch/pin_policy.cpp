@@ -26,7 +26,7 @@ const std::vector<PinPolicy>& all_pin_policies() {
 }
 
 bool framework_pins(BatchLayout layout) {
-  return layout == BatchLayout::single;
+  return layout != BatchLayout::custom;
 }
 
 namespace {
@@ -36,7 +36,7 @@ Staging staging_for(BatchLayout layout, PinPolicy policy) {
     case PinPolicy::none:
       return Staging::layout_buffers;
     case PinPolicy::requested:
-      // Tensor.pin_memory() copies into new pinned storage: the same as pinning each member.
+      // Tensor.pin_memory() copies each member into new pinned storage (the pin thread's copy).
       return framework_pins(layout) ? Staging::pinned_copies : Staging::layout_buffers;
     case PinPolicy::per_member:
       return Staging::pinned_copies;
@@ -87,13 +87,15 @@ TransferPlan plan_transfer(const LayoutPlan& layout, PinPolicy policy) {
 }
 
 std::optional<std::string> redundant_case(const LayoutPlan& layout, PinPolicy policy) {
+  if (layout.layout == BatchLayout::custom && policy != PinPolicy::requested) {
+    // Only the request differs: the framework does not recognise the class and leaves it pageable.
+    return "a custom batch class holds the tuple's buffers: layout=tuple measures this";
+  }
   if (policy == PinPolicy::per_member && framework_pins(layout.layout)) {
-    return "the framework pins a single tensor itself: pin=requested measures this";
+    return "the framework pins this batch member by member itself: pin=requested measures this";
   }
   if (policy == PinPolicy::packed && layout.buffers.size() == 1) {
-    return framework_pins(layout.layout)
-               ? "packing one tensor is pinning it: pin=requested measures this"
-               : "packing one buffer is pinning it: pin=per_member measures this";
+    return "packing one buffer is pinning it: pin=requested measures this";
   }
   return std::nullopt;
 }

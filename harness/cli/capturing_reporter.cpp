@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "harness/core/stop_signal.hpp"
+
 namespace h2d {
 
 CapturingReporter::CapturingReporter(bool color, bool tabular, std::size_t total_cases)
@@ -39,7 +41,9 @@ void CapturingReporter::ReportRuns(const std::vector<Run>& runs) {
   if (!shown.empty()) {
     console_.ReportRuns(shown);
   }
-  if (!runs.empty() && reported_.insert(runs.front().run_name.str()).second) {
+  // After Ctrl-C the cases left are skipped in a flash: counting them as done would print
+  // "648 of 714 cases done" for a run that stopped at 144; the run's last line counts them.
+  if (!runs.empty() && reported_.insert(runs.front().run_name.str()).second && !stop_requested()) {
     const double elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (const auto line = progress_.case_done(elapsed_s)) {

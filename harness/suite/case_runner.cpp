@@ -28,13 +28,18 @@ CaseOutcomes& outcomes() {
 }
 
 // GB calls a body several times while it sizes the iteration count; record each problem once.
-void record(std::vector<CaseProblem>& list, const std::string& name, const std::string& reason) {
-  for (const auto& problem : list) {
-    if (problem.name == name) {
+void record(std::vector<CaseProblem>& list, CaseProblem problem) {
+  for (const auto& recorded : list) {
+    if (recorded.name == problem.name) {
       return;
     }
   }
-  list.push_back({name, reason});
+  list.push_back(std::move(problem));
+}
+
+bool is_skip(ProblemKind kind) {
+  return kind == ProblemKind::cannot_run || kind == ProblemKind::interrupted ||
+         kind == ProblemKind::after_sticky_error;
 }
 
 // Never reset: a sticky error ends the CUDA context for the life of the process.
@@ -52,15 +57,13 @@ void note_sticky_error(const std::string& name, const std::string& reason) {
   }
 }
 
-enum class Outcome { skipped, failed, sticky };  // sticky: failed, and the GPU is lost
-
 // Records the problem (once per case) and ends the case in Google Benchmark with its reason.
-void end_case(Outcome outcome, const std::string& name, const std::string& reason,
+void end_case(ProblemKind kind, const std::string& name, const std::string& reason,
               benchmark::State& state) {
   {
     std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(outcome == Outcome::skipped ? outcomes().skipped : outcomes().failed, name, reason);
-    if (outcome == Outcome::sticky) {
+    record(is_skip(kind) ? outcomes().skipped : outcomes().failed, {name, reason, kind});
+    if (kind == ProblemKind::sticky_error) {
       note_sticky_error(name, reason);
     }
   }
@@ -77,27 +80,27 @@ void end_case(Outcome outcome, const std::string& name, const std::string& reaso
 
 // Why a case ended early, and whether that is a skip (it cannot run here: no room, interrupted)
 // or a failure (it ran and went wrong). Called from inside a catch block.
-std::pair<Outcome, std::string> classify_current_exception() {
+std::pair<ProblemKind, std::string> classify_current_exception() {
   try {
     throw;
   } catch (const RunInterrupted& error) {
-    return {Outcome::skipped, error.what()};
+    return {ProblemKind::interrupted, error.what()};
   } catch (const CaseSkipped& error) {
-    return {Outcome::skipped, error.what()};
+    return {ProblemKind::cannot_run, error.what()};
   } catch (const PinnedBudgetExceeded& error) {
-    return {Outcome::skipped, error.what()};
+    return {ProblemKind::cannot_run, error.what()};
   } catch (const std::bad_alloc&) {
-    return {Outcome::skipped, "not enough host memory"};
+    return {ProblemKind::cannot_run, "not enough host memory"};
   } catch (const CudaError& error) {
     const bool shortage = error.code() == cudaErrorMemoryAllocation;
     if (is_sticky_cuda_error(static_cast<int>(error.code()))) {
-      return {Outcome::sticky, error.what()};
+      return {ProblemKind::sticky_error, error.what()};
     }
-    return {shortage ? Outcome::skipped : Outcome::failed, error.what()};
+    return {shortage ? ProblemKind::cannot_run : ProblemKind::failed, error.what()};
   } catch (const std::exception& error) {
-    return {Outcome::failed, error.what()};
+    return {ProblemKind::failed, error.what()};
   } catch (...) {
-    return {Outcome::failed, "an exception that is not a std::exception"};
+    return {ProblemKind::failed, "an exception that is not a std::exception"};
   }
 }
 
@@ -105,11 +108,11 @@ std::pair<Outcome, std::string> classify_current_exception() {
 
 void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
   if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
-    end_case(Outcome::skipped, bench_case.name, kInterruptedBeforeCase, state);
+    end_case(ProblemKind::interrupted, bench_case.name, kInterruptedBeforeCase, state);
     return;
   }
   if (const std::string lost = sticky_cuda_error(); bench_case.needs_gpu && !lost.empty()) {
-    end_case(Outcome::skipped, bench_case.name,
+    end_case(ProblemKind::after_sticky_error, bench_case.name,
              fmt::format("not run: an earlier case hit a sticky CUDA error ({})", lost), state);
     return;
   }
@@ -123,9 +126,25 @@ void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
       state.counters["latched"] = 0;  // the run decided at startup: nothing waited behind a latch
     }
   } catch (...) {
-    const auto [outcome, reason] = classify_current_exception();
-    end_case(outcome, bench_case.name, reason, state);
+    const auto [kind, reason] = classify_current_exception();
+    end_case(kind, bench_case.name, reason, state);
   }
+}
+
+std::string_view to_string(ProblemKind kind) {
+  switch (kind) {
+    case ProblemKind::cannot_run:
+      return "cannot_run";
+    case ProblemKind::interrupted:
+      return "interrupted";
+    case ProblemKind::after_sticky_error:
+      return "after_sticky_error";
+    case ProblemKind::failed:
+      return "failed";
+    case ProblemKind::sticky_error:
+      return "sticky_error";
+  }
+  return "unknown";
 }
 
 std::string sticky_cuda_error() {

@@ -3,16 +3,30 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/suite/family.hpp"
 
 namespace h2d {
 
+// Why a case produced no measurement, as data: readers count and group by it, never by the text.
+enum class ProblemKind {
+  cannot_run,          // skipped: it cannot run here (pinned cap, memory, no nvJPEG, ...)
+  interrupted,         // skipped: the run was interrupted (Ctrl-C) before it completed
+  after_sticky_error,  // skipped: an earlier case lost the GPU to a sticky CUDA error
+  failed,              // it ran and went wrong (wrong data, a CUDA error, a stall)
+  sticky_error,        // failed, and its CUDA error ended the GPU for the rest of the run
+};
+
+// "cannot_run", "interrupted", ...: as the report's skipped_cases and failed_cases write it.
+std::string_view to_string(ProblemKind kind);
+
 // A case that did not produce a measurement, and why.
 struct CaseProblem {
   std::string name;
   std::string reason;
+  ProblemKind kind = ProblemKind::cannot_run;
 };
 
 // What happened to the cases of a run, besides their measurements.

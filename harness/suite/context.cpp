@@ -18,7 +18,8 @@ namespace {
 nlohmann::json problems_to_json(const std::vector<CaseProblem>& problems) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& problem : problems) {
-    list.push_back({{"name", problem.name}, {"reason", problem.reason}});
+    list.push_back(
+        {{"name", problem.name}, {"reason", problem.reason}, {"kind", to_string(problem.kind)}});
   }
   return list;
 }

@@ -114,9 +114,10 @@ step "run --preset quick of the GPU families on 1 simulated GPU"
 quick_filter='^h2d/batch/.*/batch=1$'
 quick_filter+='|^(h2d/(memory|streams|staging|pin_cost|zero_copy|preprocess|decode)|pipeline)/'
 H2D_SIM_DEVICES=1 H2D_SIM_H2D_GBPS=4 quick_run quick1 "$quick_filter" "${gpu_families[@]}"
-# The verdict of a fresh report read through its own axes: the silent no-pin of tuple batches
-# warned, the pinning cost read as a cost.
+# The verdict of a fresh report read through its own axes: the silent no-pin of a custom batch
+# class warned, the pinning cost read as a cost.
 for said in "warning: pin=requested asked for page-locked memory but was 0% pinned" \
+  "(layout=custom)" \
   "h2d/pin_cost (us, lower is better)"; do
   grep -qF "$said" "$out/quick1.log" ||
     { echo "sim.sh: the verdict of the simulated run lacks '$said'" >&2; exit 1; }
