@@ -263,6 +263,8 @@ TEST(HostStagingFamily, QuickRunProducesVerifiedMeasurements) {
     EXPECT_FALSE(run.value("error_occurred", false)) << run.dump();
     EXPECT_GT(run.value("GB_per_s", 0.0), 0.0) << run["name"];
     EXPECT_GT(run.value("chunk_bytes", 0.0), 0.0) << run["name"];
+    EXPECT_GE(run.value("measurements", 0.0), 1.0) << run["name"];
+    EXPECT_GE(run.value("rel_ci_pct", -1.0), 0.0) << run["name"];
     if (parse_case_name(run["name"].get<std::string>()).get("strategy") == "tuned_ring") {
       // What it chose, from the space a tuned ring searches, and what choosing cost.
       const RingSearchSpace space = ring_search_space(64 * MiB, usable_cores());

@@ -224,6 +224,25 @@ TEST(Summary, WithinRunIntervalsDecideATie) {
             "mode=async 55.1 GB/s, 6.72x over kind=pageable mode=sync\n");
 }
 
+// The interval of the median (rel_ci_pct), where the report has it, decides before the cv does.
+TEST(Summary, TheMediansIntervalDecidesATieWhereTheReportHasIt) {
+  const auto findings = [](double rel_ci_a, double rel_ci_b) {
+    ReportBuilder b("rig", "GPU");
+    b.add("h2d/memory/dir=h2d/kind=pageable/mode=sync/bytes=64MiB", "GB_per_s", {8},
+          {{"cv_pct", 1}, {"iterations", 50}, {"rel_ci_pct", 1}, {"measurements", 50}});
+    // 2% apart; a cv of 20% over 50 iterations alone would call that a tie.
+    b.add("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB", "GB_per_s", {50},
+          {{"cv_pct", 20}, {"iterations", 50}, {"rel_ci_pct", rel_ci_a}, {"measurements", 50}});
+    b.add("h2d/memory/dir=h2d/kind=registered/mode=async/bytes=64MiB", "GB_per_s", {51},
+          {{"cv_pct", 20}, {"iterations", 50}, {"rel_ci_pct", rel_ci_b}, {"measurements", 50}});
+    return joined(summarize_report(b.json()).families.at(0).findings);
+  };
+  EXPECT_NE(findings(0.5, 0.5).find("best kind=registered mode=async 51.0 GB/s"), std::string::npos)
+      << findings(0.5, 0.5);
+  EXPECT_NE(findings(1.5, 1.5).find("within noise: kind=pinned, registered"), std::string::npos)
+      << findings(1.5, 1.5);
+}
+
 // h2d/staging: the best ring of each size says what bound it, and a tuned ring what it chose.
 TEST(Summary, TheBestRingNamesWhatBoundItAndWhatItWasTunedTo) {
   // The verdict shows the smallest and the largest size: two limits a report.

@@ -17,6 +17,7 @@
 #include "harness/core/large_transfer_sizes.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
@@ -110,6 +111,7 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
   const SampleStats rate = summarize(aggregate);
   state.counters["GB_per_s"] = rate.median;  // all GPUs together, one host-clock window
   state.counters["cv_pct"] = rate.cv * 100;
+  write_interval_counters(state, median_interval(aggregate));
   state.counters["window_us"] = summarize(windows).median * 1e6;
   double sum_of_gpus = 0;
   for (std::size_t i = 0; i < c.devices.size(); ++i) {

@@ -23,6 +23,7 @@
 #include "harness/core/latch_policy.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/device_buffer.hpp"
@@ -88,6 +89,7 @@ void write_counters(benchmark::State& state, const std::vector<double>& rates,
   const SampleStats rate = summarize(rates);
   state.counters["GB_per_s"] = rate.median;
   state.counters["cv_pct"] = rate.cv * 100;
+  write_interval_counters(state, median_interval(rates));
   state.counters["window_us"] = summarize(windows).median * 1e6;
   state.counters["batch_bytes"] = static_cast<double>(c.batch);
   state.counters["copies_per_measurement"] = copies;

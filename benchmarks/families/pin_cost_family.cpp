@@ -18,6 +18,7 @@
 #include "harness/core/statistics.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/cuda/copy_samples.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/device_pattern.hpp"
@@ -179,6 +180,7 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
   const SampleStats pin = summarize(pin_seconds);
   state.counters["pin_us"] = pin.median * 1e6;
   state.counters["cv_pct"] = pin.cv * 100;
+  write_interval_counters(state, median_interval(pin_seconds));
   state.counters["bytes"] = static_cast<double>(c.bytes);
   if (c.op != PinOp::cache_hit) {
     // Pinning throughput: how fast this way of page-locking covers memory.

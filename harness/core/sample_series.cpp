@@ -4,12 +4,20 @@
 
 namespace h2d {
 
-SampleStats SampleSeries::stats(const std::string& name) const {
+const std::vector<double>& SampleSeries::samples(const std::string& name) const {
   const auto found = series_.find(name);
   if (found == series_.end()) {
     throw std::invalid_argument("no samples named '" + name + "'");
   }
-  return summarize(found->second);
+  return found->second;
+}
+
+SampleStats SampleSeries::stats(const std::string& name) const {
+  return summarize(samples(name));
+}
+
+MedianInterval SampleSeries::interval(const std::string& name) const {
+  return median_interval(samples(name));
 }
 
 }  // namespace h2d

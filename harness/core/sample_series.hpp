@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/median_interval.hpp"
 #include "harness/core/statistics.hpp"
 
 namespace h2d {
@@ -16,8 +17,12 @@ class SampleSeries {
   // Throws std::invalid_argument when nothing was added under `name`.
   SampleStats stats(const std::string& name) const;
   double median(const std::string& name) const { return stats(name).median; }
+  // The 95% interval of the median of `name` (median_interval); throws as stats() does.
+  MedianInterval interval(const std::string& name) const;
 
  private:
+  const std::vector<double>& samples(const std::string& name) const;
+
   std::map<std::string, std::vector<double>> series_;
 };
 

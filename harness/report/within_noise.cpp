@@ -25,9 +25,15 @@ Repetitions repetitions_of(const ReportCase& c, const std::string& metric) {
   return r;
 }
 
-// Half the 95% confidence interval of the case's mean, from its within-run spread, or nullopt
-// when the run had no spread to measure (one iteration, or no cv_pct counter).
+// Half the 95% confidence interval of the case's median (its rel_ci_pct counter), else of its mean
+// from its within-run spread, or nullopt when the run had no spread to measure (one iteration, or
+// no cv_pct counter: older reports).
 std::optional<double> half_interval(const ReportCase& c, const std::string& metric) {
+  const auto measurements = c.find_median("measurements");
+  if (const auto rel_ci = c.find_median("rel_ci_pct");
+      rel_ci && measurements && *measurements >= 2) {
+    return *rel_ci / 100 * c.median(metric);
+  }
   const auto cv = c.find_median("cv_pct");
   const auto iterations = c.find_median("iterations");
   if (!cv || !iterations || *iterations < 2) {

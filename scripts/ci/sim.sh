@@ -93,6 +93,9 @@ missing = [family for family in sys.argv[2:] if family not in ran]
 assert not missing, f"GPU families that did not run: {missing}; ran: {sorted(ran)}"
 unexplained = [e["name"] for e in entries if not e.get("error_occurred") and "axes" not in e]
 assert not unexplained, f"entries without their axes: {unexplained[:5]}"
+unbounded = [e["name"] for e in entries
+             if not e.get("error_occurred") and not {"rel_ci_pct", "measurements"} <= e.keys()]
+assert not unbounded, f"entries without rel_ci_pct and measurements: {unbounded[:5]}"
 rates = {e["name"]: e["GB_per_s"] for e in entries if "GB_per_s" in e}
 if "h2d/memory" in sys.argv[2:]:  # the modelled rate is checked, never silently passed over
     pinned = rates.get("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB")

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace h2d {
+
+// The distribution-free 95% confidence interval of the median: the order statistics x(l) and
+// x(n+1-l), l the largest rank with P(Binomial(n, 1/2) < l) <= 2.5%. It narrows as samples grow,
+// whatever their distribution (the cv does not). Under 6 samples no pair of ranks reaches 95%: the
+// interval is then the whole range, and `covers_95` is false.
+struct MedianInterval {
+  double median = 0;
+  double low = 0;
+  double high = 0;
+  std::size_t measurements = 0;
+  bool covers_95 = false;
+  // The larger distance from the median to an end, in % of the median (rel_ci_pct); 0 for a
+  // median of 0.
+  double relative_half_width_pct() const;
+};
+
+// Throws std::invalid_argument for an empty sample.
+MedianInterval median_interval(std::vector<double> samples);
+
+// How well a case's median is known, as the counters every case reports: rel_ci_pct (the
+// interval's relative_half_width_pct) and measurements (how many it had). The verdict's ties read
+// them (harness/report/within_noise).
+std::vector<std::pair<std::string, double>> interval_counters(const MedianInterval& interval);
+
+}  // namespace h2d
