@@ -124,6 +124,9 @@ PipelineConfig random_config(std::mt19937_64& rng, bool gpu, double watchdog_s) 
   config.verify_every = 1;
   config.slots = pick<std::size_t>(rng, {0, 0, 1, 2, 3});  // few slots: refills wait on fences
   config.seed = rng();
+  if (config.pin == PinMode::pin_thread) {  // one pin thread as PyTorch, or a team of them
+    config.pin_threads = pick<std::size_t>(rng, {1, 1, 2, 4});
+  }
   config.watchdog = std::chrono::duration<double>(watchdog_s);
   return config;
 }
