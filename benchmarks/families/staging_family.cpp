@@ -2,9 +2,9 @@
 // pageable data through its own small pinned buffer; we compare pin-then-copy (as
 // Tensor.pin_memory()), our own bounce ring (pinned slots filled by host threads while the DMA
 // engine sends the previous slot) in a fixed shape or tuned on this machine before the timed run,
-// and registering the source in place, per copy or once. Host
-// clock around the whole strategy, host work included; vs_pinned relates each to a plain async
-// copy from pinned memory of the same size, measured in the same case with the same clock.
+// and registering the source in place, per copy or once. Host clock around the whole strategy,
+// host work included; vs_pinned relates each to a plain async copy from pinned memory of the same
+// size, measured in the same case with the same clock.
 
 #include <cuda_runtime_api.h>
 

@@ -39,9 +39,9 @@ BounceRing::BounceRing(int device, const BounceRingConfig& config, RingCapacity 
     : device_(device),
       capacity_(capacity_for(config, capacity)),
       config_(checked(config, capacity_)),
-      pinned_(HostKind::pinned, capacity_.pinned_bytes),
       stream_(device) {
   ScopedDevice on(device);
+  pinned_ = HostBuffer(HostKind::pinned, capacity_.pinned_bytes);
   slot_done_.reserve(capacity_.depth);
   for (std::size_t i = 0; i < capacity_.depth; ++i) {
     slot_done_.emplace_back(device);
