@@ -1,5 +1,6 @@
 #include "tests/child_process.hpp"
 
+#include <dirent.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -84,7 +85,58 @@ bool catches(pid_t pid, int signal_number) {
   return false;
 }
 
+// A process whose parent is `parent` and whose comm name starts `program`'s, or 0.
+pid_t child_running(pid_t parent, const std::string& program) {
+  const std::string comm = program.substr(0, 15);
+  DIR* proc = opendir("/proc");
+  pid_t found = 0;
+  while (const dirent* entry = proc != nullptr ? readdir(proc) : nullptr) {
+    const pid_t pid = std::atoi(entry->d_name);
+    if (pid <= 0) {
+      continue;
+    }
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const std::size_t open = line.find('(');
+    const std::size_t close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) {
+      continue;
+    }
+    std::istringstream rest(line.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && line.substr(open + 1, close - open - 1) == comm) {
+      found = pid;
+      break;
+    }
+  }
+  if (proc != nullptr) {
+    closedir(proc);
+  }
+  return found;
+}
+
 }  // namespace
+
+ChildResult signal_a_child_of_h2dbench(const std::vector<std::string>& args,
+                                       const std::string& program, int signal_number,
+                                       int* signalled) {
+  const Child child = spawn(args);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  *signalled = 0;
+  while (*signalled == 0 && std::chrono::steady_clock::now() < give_up) {
+    *signalled = child_running(child.pid, program);
+    if (*signalled == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  if (*signalled != 0) {
+    kill(*signalled, signal_number);
+  }
+  return wait_for(child);
+}
 
 ChildResult run_h2dbench(const std::vector<std::string>& args) {
   return wait_for(spawn(args));

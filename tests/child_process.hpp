@@ -23,4 +23,11 @@ ChildResult run_h2dbench(const std::vector<std::string>& args);
 ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms, int signals = 1,
                                int gap_ms = 0);
 
+// Starts h2dbench_path() with `args`, waits (up to 60 s) for a process it started that runs
+// `program` (/proc's 15-character comm name), sends that process `signal_number`, and waits for
+// h2dbench to end. `signalled` gets the pid signalled (0 when none appeared).
+ChildResult signal_a_child_of_h2dbench(const std::vector<std::string>& args,
+                                       const std::string& program, int signal_number,
+                                       int* signalled);
+
 }  // namespace h2d::testing

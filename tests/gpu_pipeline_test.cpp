@@ -95,6 +95,35 @@ TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
   }
 }
 
+// Worker processes feeding the GPU: every pin and shm mode, both loops, every batch intact; the
+// workers (h2d_loader_worker) never touch the device, the main process copies what they wrote.
+TEST(GpuPipeline, WorkerProcessesDeliverEveryBatchInEveryPinAndShmMode) {
+  H2D_REQUIRE_GPU();
+  const std::vector<std::pair<PinMode, ShmMode>> modes{{PinMode::none, ShmMode::fresh},
+                                                       {PinMode::pin_thread, ShmMode::fresh},
+                                                       {PinMode::none, ShmMode::reused},
+                                                       {PinMode::pin_thread, ShmMode::reused},
+                                                       {PinMode::shared_pinned, ShmMode::reused}};
+  for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
+    for (const auto& [pin, shm] : modes) {
+      PipelineConfig config = gpu_config(pin, CopyMode::async, loop);
+      config.worker = WorkerKind::process;
+      config.shm = shm;
+      config.workers = 2;
+      config.batches = 16;
+      SCOPED_TRACE(describe(config));
+      GpuStepEngine engine(0, config);
+      Pipeline pipeline(config, engine);
+      const EpochResult result = pipeline.run_epoch();
+      EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+      EXPECT_EQ(result.verified, config.batches);
+      EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+      EXPECT_FALSE(result.handoff_s.empty());
+      EXPECT_EQ(result.pin_busy_s > 0, pin == PinMode::pin_thread) << "only pin_thread copies";
+    }
+  }
+}
+
 // decode=gpu end to end: the workers pack JPEG bytes, only those (and the ids) cross, nvJPEG
 // decodes them and the GPU normalizes; every batch's ids come back in place and a sample of the
 // decoded pixels of each is within the tolerance of libjpeg-turbo's decode. Where the build has no

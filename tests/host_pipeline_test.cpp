@@ -131,6 +131,7 @@ class LateCopyEngine final : public StepEngine {
   ~LateCopyEngine() override { closing_.cancel(); }
 
   HostBlock make_pinned_slot(std::size_t bytes) override { return HostBlock::pageable(bytes); }
+  std::shared_ptr<void> page_lock(std::byte*, std::size_t) override { return nullptr; }
   void attach(const std::vector<const std::byte*>& slots) override {
     slots_ = slots;
     slot_copied_ = std::vector<HostEvent>(slots.size());
@@ -284,6 +285,9 @@ class NeverFinishingEngine final : public StepEngine {
  public:
   explicit NeverFinishingEngine(const PipelineConfig& config) : inner_(config) {}
   HostBlock make_pinned_slot(std::size_t bytes) override { return inner_.make_pinned_slot(bytes); }
+  std::shared_ptr<void> page_lock(std::byte* data, std::size_t bytes) override {
+    return inner_.page_lock(data, bytes);
+  }
   void attach(const std::vector<const std::byte*>& slots) override { inner_.attach(slots); }
   bool wait_slot_free(std::size_t slot, const Cancellation& cancel) override {
     return inner_.wait_slot_free(slot, cancel);

@@ -69,7 +69,7 @@ TEST(RunCommand, InterruptWritesTheReportOfWhatCompleted) {
   EXPECT_EQ(result.exit_code, 130) << result.output;
   // Counted as not run, not as done, and not listed one by one as skipped.
   EXPECT_TRUE(contains(result.output,
-                       "h2dbench: interrupted: 0 of 6 cases done, 6 not run; the "
+                       "h2dbench: interrupted: 0 of 9 cases done, 9 not run; the "
                        "report holds the cases that completed"))
       << result.output;
   EXPECT_FALSE(contains(result.output, "skipped host/pipeline/")) << result.output;
@@ -78,7 +78,7 @@ TEST(RunCommand, InterruptWritesTheReportOfWhatCompleted) {
   ASSERT_TRUE(in.good()) << "no report written: " << result.output;
   const nlohmann::json report = nlohmann::json::parse(in);
   const auto& skipped = report.at("h2dbench").at("skipped_cases");
-  ASSERT_EQ(skipped.size(), 6u) << report.dump(2);  // the quick host/pipeline cases
+  ASSERT_EQ(skipped.size(), 9u) << report.dump(2);  // the quick host/pipeline cases
   EXPECT_TRUE(
       contains(skipped[0].at("reason").get<std::string>(), "interrupted by SIGINT (Ctrl-C) after"))
       << report.dump(2);

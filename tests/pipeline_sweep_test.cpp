@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "harness/core/case_name.hpp"
@@ -16,9 +17,23 @@ std::size_t count_cases(Preset preset, bool host_only) {
 }
 
 TEST(PipelineSweep, QuickIsAHandful) {
-  // Train and predict together, with the decode cases (decode=cpu; decode=gpu on the GPU).
-  EXPECT_LE(count_cases(Preset::quick, false), 9u);
-  EXPECT_LE(count_cases(Preset::quick, true), 6u);
+  // Train and predict together, with the decode cases (decode=cpu; decode=gpu on the GPU) and
+  // the worker processes (train: PyTorch's default, pin_memory=True, the shared pinned ring;
+  // predict: the default and the ring; the host stand-in's train the same three).
+  EXPECT_LE(count_cases(Preset::quick, false), 14u);
+  EXPECT_LE(count_cases(Preset::quick, true), 9u);
+  for (bool host_only : {false, true}) {
+    for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
+      if (host_only && loop == LoopKind::predict) {
+        continue;  // host/pipeline holds both loops: its worker processes run in train
+      }
+      std::size_t processes = 0;
+      for (const PipelineConfig& config : pipeline_sweep(Preset::quick, loop, host_only)) {
+        processes += config.worker == WorkerKind::process ? 1 : 0;
+      }
+      EXPECT_GE(processes, 2u) << to_string(loop) << (host_only ? " host" : " gpu");
+    }
+  }
   std::set<PinMode> pins;
   std::set<CopyMode> copies;
   for (const PipelineConfig& config : pipeline_sweep(Preset::quick, LoopKind::train, false)) {
@@ -26,7 +41,7 @@ TEST(PipelineSweep, QuickIsAHandful) {
     copies.insert(config.copy);
     EXPECT_NO_THROW(validate(config));
   }
-  EXPECT_EQ(pins.size(), 3u) << "quick covers every pin mode";
+  EXPECT_EQ(pins.size(), 4u) << "quick covers every pin mode";
   EXPECT_EQ(copies.size(), 2u) << "quick covers both copy modes";
 }
 
@@ -40,6 +55,7 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
       std::set<double> sample;
       std::set<std::pair<PinMode, CopyMode>> pin_copy;
       std::set<std::size_t> pin_threads;
+      std::set<std::pair<PinMode, ShmMode>> process_modes;
       const auto configs = pipeline_sweep(Preset::standard, loop, host_only);
       for (const PipelineConfig& config : configs) {
         EXPECT_NO_THROW(validate(config));
@@ -51,6 +67,13 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
         sample.insert(config.sample_us);
         pin_copy.insert({config.pin, config.copy});
         pin_threads.insert(config.pin_threads);
+        if (config.worker == WorkerKind::process) {
+          process_modes.insert({config.pin, config.shm});
+          const ParsedCaseName parsed =
+              parse_case_name(pipeline_case_name("pipeline/train", config, false));
+          EXPECT_EQ(parsed.get("worker"), "process");
+          EXPECT_EQ(parsed.get("shm"), std::string(to_string(config.shm)));
+        }
         if (config.pin_threads != 1) {
           const std::string name = pipeline_case_name("pipeline/train", config, false);
           EXPECT_EQ(parse_case_name(name).get("pin_threads"), std::to_string(config.pin_threads));
@@ -63,8 +86,9 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
       EXPECT_GE(prefetch.size(), 3u);
       EXPECT_GE(compute.size(), 3u);
       EXPECT_GE(sample.size(), 3u);
-      EXPECT_EQ(pin_copy.size(), 6u);
-      EXPECT_LT(configs.size(), 30u);
+      EXPECT_EQ(pin_copy.size(), 7u) << "the thread loop's six, and shared_pinned async";
+      EXPECT_EQ(process_modes.size(), 5u) << "none and pin_thread with both shm, shared_pinned";
+      EXPECT_LE(configs.size(), 36u);
     }
   }
   EXPECT_GE(count_cases(Preset::full, false), count_cases(Preset::standard, false));
@@ -82,6 +106,35 @@ TEST(PipelineSweep, NamesParseBack) {
   EXPECT_EQ(parsed.get("pin"), "pinned_ring");
   EXPECT_TRUE(parsed.get("pin_threads").empty()) << "one pin thread keeps the older names";
   EXPECT_EQ(pipeline_params(config).at("workers"), 4);
+  EXPECT_TRUE(parsed.get("worker").empty()) << "thread workers keep the older names";
+  config.worker = WorkerKind::process;
+  config.shm = ShmMode::reused;
+  config.pin = PinMode::shared_pinned;
+  EXPECT_EQ(pipeline_case_name("host/pipeline", config, true),
+            "host/pipeline/loop=predict/workers=4/worker=process/shm=reused/prefetch=2/"
+            "pin=shared_pinned/copy=async/batch=32/compute_us=1000/sample_us=100");
+}
+
+TEST(PipelineSweep, WorkerProcessCombinationsThatCannotRunAreRefused) {
+  PipelineConfig config;
+  config.shm = ShmMode::reused;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "shm without worker processes";
+  config = PipelineConfig{};
+  config.pin = PinMode::shared_pinned;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "shared_pinned with threads";
+  config.worker = WorkerKind::process;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "shared_pinned with shm=fresh";
+  config.shm = ShmMode::reused;
+  EXPECT_NO_THROW(validate(config));
+  config.pin = PinMode::pinned_ring;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "cudaHostAlloc'd memory in a child";
+  config.pin = PinMode::none;
+  config.slots = config.workers * config.prefetch;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "a ring no larger than what is asked";
+  config.slots += 1;
+  EXPECT_NO_THROW(validate(config));
+  config.shm = ShmMode::fresh;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "fresh segments are not a ring";
 }
 
 }  // namespace

@@ -127,6 +127,17 @@ PipelineConfig random_config(std::mt19937_64& rng, bool gpu, double watchdog_s) 
   if (config.pin == PinMode::pin_thread) {  // one pin thread as PyTorch, or a team of them
     config.pin_threads = pick<std::size_t>(rng, {1, 1, 2, 4});
   }
+  if (pick<int>(rng, {0, 0, 1}) == 1) {  // worker processes, their batches in shared memory
+    config.worker = WorkerKind::process;
+    config.shm = pick<ShmMode>(rng, {ShmMode::fresh, ShmMode::reused});
+    if (config.pin == PinMode::pinned_ring) {
+      config.pin = config.shm == ShmMode::reused ? PinMode::shared_pinned : PinMode::none;
+    }
+    // The reused ring at its smallest (one slot more than the batches asked) or its default.
+    config.slots = config.shm == ShmMode::reused && config.slots > 0
+                       ? config.workers * config.prefetch + 1
+                       : 0;
+  }
   config.watchdog = std::chrono::duration<double>(watchdog_s);
   return config;
 }

@@ -51,8 +51,10 @@ FamilyAxes on_each_gpu(FamilyAxes family) {
 // The loader loops (pipeline/train, pipeline/predict, host/pipeline): one set of axes.
 std::vector<AxisDeclaration> loop_axes() {
   return {strategy("workers"),
+          strategy("worker", "thread"),
+          strategy("shm", "fresh"),
           strategy("prefetch"),
-          asking_pinned(strategy("pin", "none"), {"pin_thread", "pinned_ring"}),
+          asking_pinned(strategy("pin", "none"), {"pin_thread", "pinned_ring", "shared_pinned"}),
           strategy("pin_threads", "1"),
           asking_async(strategy("copy", "sync"), {"async"}),
           workload("batch"),

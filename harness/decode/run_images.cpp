@@ -7,6 +7,7 @@ namespace {
 
 std::mutex mutex;
 std::shared_ptr<const ImageSet> current;
+std::string current_dir;
 
 }  // namespace
 
@@ -14,6 +15,12 @@ void set_image_dir(const std::string& dir) {
   auto loaded = std::make_shared<const ImageSet>(load_image_dir(dir));
   const std::lock_guard<std::mutex> lock(mutex);
   current = std::move(loaded);
+  current_dir = dir;
+}
+
+std::string image_dir() {
+  const std::lock_guard<std::mutex> lock(mutex);
+  return current_dir;
 }
 
 std::shared_ptr<const ImageSet> run_image_set() {

@@ -42,6 +42,10 @@ void EpochMeter::pin_busy(Clock::time_point from, Clock::time_point to) {
   pin_busy_.emplace_back(from, to);
 }
 
+void EpochMeter::handoff(Clock::time_point from, Clock::time_point to) {
+  handoffs_.emplace_back(from, to);
+}
+
 void EpochMeter::host_wait(Clock::time_point from, Clock::time_point to) {
   host_wait_s_.push_back(seconds_between(from, to));
 }
@@ -73,6 +77,12 @@ void EpochMeter::write_to(EpochResult& result, bool window_has_batches) {
       result.worker_busy_s += busy_within(intervals, window_start_, last_completion_);
     }
     result.pin_busy_s = busy_within(pin_busy_, window_start_, last_completion_);
+    result.handoff_busy_s = busy_within(handoffs_, window_start_, last_completion_);
+    for (const auto& [from, to] : handoffs_) {
+      if (from >= window_start_ && to <= last_completion_) {
+        result.handoff_s.push_back(seconds_between(from, to));
+      }
+    }
   }
   result.host_wait_s = std::move(host_wait_s_);
   result.copy_s = copy_s_;

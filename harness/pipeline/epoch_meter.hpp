@@ -25,6 +25,8 @@ class EpochMeter {
   void start(Clock::time_point now);
   void worker_busy(std::size_t worker, Clock::time_point from, Clock::time_point to);
   void pin_busy(Clock::time_point from, Clock::time_point to);
+  // worker=process: the main process received, mapped and touched one batch from `from` to `to`.
+  void handoff(Clock::time_point from, Clock::time_point to);
   // A measured step waited from `from` to `to` for its batch.
   void host_wait(Clock::time_point from, Clock::time_point to);
   // A step completed at `now`; a measured one (after warm-up) adds its copy, compute and bytes.
@@ -36,7 +38,7 @@ class EpochMeter {
   void ended_early(Clock::time_point now);
 
   // longest_gap_s, host_wait_s, copy_s, compute_s, copied_bytes; and, when `window_has_batches`,
-  // window_s, worker_busy_s and pin_busy_s. Moves the host waits out.
+  // window_s, worker_busy_s, pin_busy_s, handoff_busy_s and handoff_s. Moves the host waits out.
   void write_to(EpochResult& result, bool window_has_batches);
 
  private:
@@ -44,6 +46,7 @@ class EpochMeter {
 
   std::vector<std::vector<Interval>> worker_busy_;  // [worker]
   std::vector<Interval> pin_busy_;
+  std::vector<Interval> handoffs_;
   Clock::time_point last_completion_;
   Clock::time_point window_start_;
   double longest_gap_s_ = 0;

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <poll.h>
+
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -19,9 +24,12 @@
 #include "harness/host/thread_team.hpp"
 #include "harness/host/tile_sample.hpp"
 #include "harness/pipeline/batch_audit.hpp"
+#include "harness/pipeline/batch_collation.hpp"
 #include "harness/pipeline/epoch_meter.hpp"
 #include "harness/pipeline/epoch_outcome.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
+#include "harness/pipeline/loader_messages.hpp"
+#include "harness/pipeline/process_loader.hpp"
 #include "harness/pipeline/slot_pool.hpp"
 #include "harness/pipeline/stage_board.hpp"
 #include "harness/pipeline/stall_report.hpp"
@@ -50,7 +58,7 @@ struct Ticket {
 class EpochRun {
  public:
   EpochRun(const PipelineConfig& config, StepEngine& engine, const PipelineHooks& hooks,
-           std::vector<HostBlock>& pageable, std::vector<HostBlock>& ring,
+           std::vector<HostBlock>& pageable, std::vector<HostBlock>& ring, ProcessLoader* processes,
            std::uint64_t first_sample)
       : config_(config),
         layout_(config),
@@ -58,6 +66,7 @@ class EpochRun {
         hooks_(hooks),
         pageable_(pageable),
         ring_(ring),
+        processes_(processes),
         ids_{first_sample, layout_.batch_size},
         ready_("ready", config.prefetch),
         workers_left_(config.workers),
@@ -70,7 +79,7 @@ class EpochRun {
     const auto engine_fence = [this](std::size_t slot) {
       return engine_.wait_slot_free(slot, cancel_);
     };
-    if (config.pin == PinMode::pin_thread) {
+    if (config.pin == PinMode::pin_thread && processes_ == nullptr) {
       collated_.emplace("collated", config.prefetch);
       if (config.pin_threads > 1) {
         pin_team_.emplace(config.pin_threads, "pin");
@@ -85,8 +94,12 @@ class EpochRun {
     if (!ring_.empty()) {
       ring_pool_.emplace("pinned slots", ring_.size(), engine_fence);
     }
-    for (std::size_t i = 0; i < config.workers; ++i) {
-      worker_stages_.push_back(board_.add(fmt::format("worker {}", i)));
+    if (processes_ != nullptr) {
+      receiver_stage_ = board_.add("receiver");
+    } else {
+      for (std::size_t i = 0; i < config.workers; ++i) {
+        worker_stages_.push_back(board_.add(fmt::format("worker {}", i)));
+      }
     }
     if (collated_) {
       pin_stage_ = board_.add("pin");
@@ -118,7 +131,10 @@ class EpochRun {
 
     std::vector<std::thread> threads;
     try {
-      for (std::size_t i = 0; i < config_.workers; ++i) {
+      if (processes_ != nullptr) {
+        threads.emplace_back([this] { guarded([&] { receiver_loop(); }); });
+      }
+      for (std::size_t i = 0; processes_ == nullptr && i < config_.workers; ++i) {
         threads.emplace_back([this, i] { guarded([&] { worker(i); }); });
       }
       if (collated_) {
@@ -179,12 +195,12 @@ class EpochRun {
     }
   }
 
-  SlotPool& worker_pool() {
-    return config_.pin == PinMode::pinned_ring ? *ring_pool_ : *pageable_pool_;
+  // Whether the workers write straight into the ring the engine copies from.
+  bool workers_fill_ring() const {
+    return config_.pin == PinMode::pinned_ring || config_.pin == PinMode::shared_pinned;
   }
-  std::vector<HostBlock>& worker_buffers() {
-    return config_.pin == PinMode::pinned_ring ? ring_ : pageable_;
-  }
+  SlotPool& worker_pool() { return workers_fill_ring() ? *ring_pool_ : *pageable_pool_; }
+  std::vector<HostBlock>& worker_buffers() { return workers_fill_ring() ? ring_ : pageable_; }
   // The pool whose slots the engine copies from.
   SlotPool& feed_pool() { return config_.pin == PinMode::none ? *pageable_pool_ : *ring_pool_; }
   BoundedQueue<Ticket>& worker_output() { return collated_ ? *collated_ : ready_; }
@@ -227,27 +243,15 @@ class EpochRun {
     {
       NvtxRange range(NvtxCategory::collate, fmt::format("batch {}", ticket.batch),
                       layout_.host_bytes());
-      for (std::size_t i = 0; i < layout_.batch_size; ++i) {
-        const std::uint64_t id = ids_.of(ticket.batch, i);
-        if (decoder != nullptr) {
-          decoder->produce(slot + i * layout_.sample_bytes, id);
-          if (cancel_.cancelled()) {
-            return false;
-          }
-        } else if (!produce_tile(slot + i * layout_.sample_bytes, config_.seed, id,
-                                 config_.channels, config_.tile, config_.sample_us, cancel_)) {
-          return false;
-        }
-        std::memcpy(slot + layout_.ids_offset() + i * sizeof(id), &id, sizeof(id));
+      if (!collate_batch(config_, ids_, ticket.batch, slot, slot + layout_.ids_offset(), decoder,
+                         cancel_)) {
+        return false;
       }
     }
     if (ticket.verify) {
       board_.set(stage, StageState::working, fmt::format("checksumming batch {}", ticket.batch));
       NvtxRange range(NvtxCategory::verify, "batch checksums");
-      ticket.sums.resize(layout_.batch_size);
-      for (std::size_t i = 0; i < layout_.batch_size; ++i) {
-        ticket.sums[i] = host_checksum(slot + i * layout_.sample_bytes, layout_.sample_bytes);
-      }
+      ticket.sums = sample_checksums(config_, slot);
     }
     return true;
   }
@@ -303,6 +307,35 @@ class EpochRun {
     }
   }
 
+  // The pin hop: copies the batch of pageable slot ticket.slot into a free pinned slot, hands the
+  // pageable one back and points the ticket at the pinned one. False when cancelled.
+  bool pin_batch(Ticket& ticket, std::size_t stage) {
+    board_.set(stage, StageState::waiting_slot,
+               fmt::format("batch {}: free slot in '{}'", ticket.batch, ring_pool_->name()));
+    const std::optional<std::size_t> slot = ring_pool_->acquire();
+    if (!slot) {
+      return false;
+    }
+    board_.set(stage, StageState::working, fmt::format("pinning batch {}", ticket.batch));
+    const Clock::time_point start = Clock::now();
+    run_hook(PipelineStage::pin, ticket.batch);
+    if (cancel_.cancelled()) {
+      return false;
+    }
+    {
+      NvtxRange range(NvtxCategory::pin, fmt::format("pin batch {}", ticket.batch), ticket.bytes);
+      if (pin_team_) {
+        team_memcpy(*pin_team_, ring_[*slot].data(), pageable_[ticket.slot].data(), ticket.bytes);
+      } else {
+        std::memcpy(ring_[*slot].data(), pageable_[ticket.slot].data(), ticket.bytes);
+      }
+    }
+    meter_.pin_busy(start, Clock::now());
+    pageable_pool_->release(ticket.slot);
+    ticket.slot = *slot;
+    return true;
+  }
+
   void pin_loop() {
     nvtx_name_this_thread("pin");
     while (true) {
@@ -311,31 +344,9 @@ class EpochRun {
       if (!ticket) {
         break;
       }
-      board_.set(pin_stage_, StageState::waiting_slot,
-                 fmt::format("batch {}: free slot in '{}'", ticket->batch, ring_pool_->name()));
-      const std::optional<std::size_t> slot = ring_pool_->acquire();
-      if (!slot) {
+      if (!pin_batch(*ticket, pin_stage_)) {
         break;
       }
-      board_.set(pin_stage_, StageState::working, fmt::format("pinning batch {}", ticket->batch));
-      const Clock::time_point start = Clock::now();
-      run_hook(PipelineStage::pin, ticket->batch);
-      if (cancel_.cancelled()) {
-        break;
-      }
-      {
-        NvtxRange range(NvtxCategory::pin, fmt::format("pin batch {}", ticket->batch),
-                        ticket->bytes);
-        if (pin_team_) {
-          team_memcpy(*pin_team_, ring_[*slot].data(), pageable_[ticket->slot].data(),
-                      ticket->bytes);
-        } else {
-          std::memcpy(ring_[*slot].data(), pageable_[ticket->slot].data(), ticket->bytes);
-        }
-      }
-      meter_.pin_busy(start, Clock::now());
-      pageable_pool_->release(ticket->slot);
-      ticket->slot = *slot;
       board_.set(pin_stage_, StageState::waiting_output,
                  fmt::format("batch {}: push to 'ready'", ticket->batch));
       if (!ready_.push(std::move(*ticket))) {
@@ -344,6 +355,156 @@ class EpochRun {
     }
     board_.set(pin_stage_, StageState::done);
     ready_.close();
+  }
+
+  // worker=process: the main process's side of the worker processes. Asks worker b % W for batch
+  // b, W x prefetch batches ahead (one more each time one arrives, as PyTorch's DataLoader keeps
+  // prefetch_factor batches per worker in flight), takes each batch over as it arrives (the
+  // hand-off: receive, and with shm=fresh map its two segments into a free slot, every page
+  // touched), pins it with pin=pin_thread and queues it for the step.
+  void receiver_loop() {
+    nvtx_name_this_thread("receiver");
+    WorkerProcesses& workers = *processes_->workers;
+    const std::size_t count = workers.size();
+    std::vector<std::deque<std::uint64_t>> asked(count);  // per worker, oldest first
+    std::uint64_t next = 0;
+    const auto ask_next = [&] {
+      if (next >= config_.batches) {
+        return true;
+      }
+      const std::size_t worker = static_cast<std::size_t>(next % count);
+      BatchRequest request;
+      request.batch = next;
+      request.first_sample = ids_.first_sample;
+      request.verify = config_.verifies(next) ? 1 : 0;
+      if (config_.shm == ShmMode::reused) {  // the worker writes into a slot of ours
+        board_.set(receiver_stage_, StageState::waiting_slot,
+                   fmt::format("batch {}: free slot in '{}'", next, worker_pool().name()));
+        const std::optional<std::size_t> slot = worker_pool().acquire();
+        if (!slot) {
+          return false;
+        }
+        request.slot = *slot;
+      }
+      try {
+        send_packet(workers.socket(worker), &request, sizeof request);
+      } catch (const std::system_error&) {  // EPIPE: the worker is gone
+        throw worker_died(worker, asked[worker]);
+      }
+      asked[worker].push_back(next);
+      ++next;
+      return true;
+    };
+    for (std::size_t i = 0; i < count * config_.prefetch; ++i) {
+      if (!ask_next()) {
+        return;
+      }
+    }
+    std::vector<pollfd> sockets(count);
+    for (std::size_t worker = 0; worker < count; ++worker) {
+      sockets[worker] = pollfd{workers.socket(worker), POLLIN, 0};
+    }
+    LoaderPacket packet;
+    std::size_t received = 0;
+    while (received < config_.batches && !cancel_.cancelled()) {
+      board_.set(receiver_stage_, StageState::waiting_input,
+                 fmt::format("waiting for the worker processes ({} batches asked, {} received)",
+                             next, received));
+      const int ready = poll(sockets.data(), sockets.size(), /*timeout ms=*/50);
+      if (ready < 0 && errno != EINTR) {
+        throw std::system_error(errno, std::generic_category(), "poll on the worker sockets");
+      }
+      for (std::size_t worker = 0; ready > 0 && worker < count; ++worker) {
+        if (sockets[worker].revents == 0) {
+          continue;
+        }
+        const Clock::time_point start = Clock::now();
+        if (!receive_packet(workers.socket(worker), sizeof(BatchReply), packet)) {
+          throw WorkerProcessDied(
+              fmt::format("{}{}", workers.describe_end(worker),
+                          asked[worker].empty()
+                              ? std::string()
+                              : fmt::format(" while it held batch {}", asked[worker].front())));
+        }
+        std::optional<Ticket> ticket = take_over(worker, packet, asked[worker]);
+        if (!ticket) {
+          return;
+        }
+        meter_.handoff(start, Clock::now());
+        ++received;
+        if (!ask_next()) {
+          return;
+        }
+        if (config_.pin == PinMode::pin_thread && !pin_batch(*ticket, receiver_stage_)) {
+          return;
+        }
+        board_.set(receiver_stage_, StageState::waiting_output,
+                   fmt::format("batch {}: push to 'ready'", ticket->batch));
+        if (!ready_.push(std::move(*ticket))) {
+          return;
+        }
+      }
+    }
+    board_.set(receiver_stage_, StageState::done);
+    ready_.close();
+  }
+
+  // How `worker` ended, and the batch it was working on.
+  WorkerProcessDied worker_died(std::size_t worker, const std::deque<std::uint64_t>& asked) {
+    return WorkerProcessDied(fmt::format(
+        "{}{}", processes_->workers->describe_end(worker),
+        asked.empty() ? std::string() : fmt::format(" while it held batch {}", asked.front())));
+  }
+
+  // The reply in `packet` from `worker` as a ticket: shm=fresh maps its segments into a free
+  // pageable slot. nullopt when cancelled while waiting for that slot.
+  std::optional<Ticket> take_over(std::size_t worker, LoaderPacket& packet,
+                                  std::deque<std::uint64_t>& asked) {
+    std::vector<SharedSegment> members;  // images, ids: closed when taken over or refused
+    for (std::size_t i = 0; i < packet.fds.size(); ++i) {
+      members.emplace_back(packet.fds[i], i == 0 ? layout_.images_bytes() : layout_.ids_bytes());
+    }
+    packet.fds.clear();
+    const auto reply = header_as<BatchReply>(packet);
+    if (reply.failed != 0) {
+      throw std::runtime_error(
+          fmt::format("worker process {} failed batch {}: {}", worker, reply.batch,
+                      std::string(reply.error, strnlen(reply.error, sizeof reply.error))));
+    }
+    if (asked.empty() || reply.batch != asked.front()) {
+      throw std::runtime_error(
+          fmt::format("worker process {} answered batch {}, asked {}", worker, reply.batch,
+                      asked.empty() ? std::string("none") : std::to_string(asked.front())));
+    }
+    asked.pop_front();
+    meter_.worker_busy(worker, Clock::time_point(std::chrono::nanoseconds(reply.start_ns)),
+                       Clock::time_point(std::chrono::nanoseconds(reply.end_ns)));
+    Ticket ticket;
+    ticket.batch = reply.batch;
+    ticket.verify = config_.verifies(reply.batch);
+    ticket.sums = std::move(packet.words);
+    ticket.bytes = layout_.host_bytes();
+    ticket.bus_bytes = layout_.host_bytes();
+    if (config_.shm == ShmMode::reused) {
+      ticket.slot = static_cast<std::size_t>(reply.slot);
+      return ticket;
+    }
+    if (members.size() != 2) {
+      throw std::runtime_error(
+          fmt::format("worker process {} sent batch {} in {} segments, not 2 (images, ids)", worker,
+                      reply.batch, members.size()));
+    }
+    board_.set(receiver_stage_, StageState::waiting_slot,
+               fmt::format("batch {}: free slot in '{}'", reply.batch, pageable_pool_->name()));
+    const std::optional<std::size_t> slot = pageable_pool_->acquire();
+    if (!slot) {
+      return std::nullopt;
+    }
+    AddressReservation& into = *processes_->mapping_slots[*slot];
+    into.map_at(0, members[0]);
+    into.map_at(layout_.ids_offset(), members[1]);
+    ticket.slot = *slot;
+    return ticket;
   }
 
   struct InFlight {
@@ -474,6 +635,7 @@ class EpochRun {
   const PipelineHooks& hooks_;
   std::vector<HostBlock>& pageable_;
   std::vector<HostBlock>& ring_;
+  ProcessLoader* processes_;  // worker=process, else null
   const SampleIds ids_;
   std::optional<JpegSlotLayout> jpeg_layout_;  // decode=gpu
   std::vector<const JpegImage*> jpeg_images_;  // decode=gpu: sample id's image is id % count
@@ -486,6 +648,7 @@ class EpochRun {
   std::optional<SlotPool> pageable_pool_;
   std::optional<SlotPool> ring_pool_;
   std::vector<std::size_t> worker_stages_;
+  std::size_t receiver_stage_ = 0;
   std::size_t pin_stage_ = 0;
   std::size_t step_stage_ = 0;
   Watchdog* watchdog_ = nullptr;
@@ -503,8 +666,9 @@ class EpochRun {
 
 EpochResult run_pipeline_epoch(const PipelineConfig& config, StepEngine& engine,
                                const PipelineHooks& hooks, std::vector<HostBlock>& pageable,
-                               std::vector<HostBlock>& ring, std::uint64_t first_sample) {
-  EpochRun run(config, engine, hooks, pageable, ring, first_sample);
+                               std::vector<HostBlock>& ring, ProcessLoader* processes,
+                               std::uint64_t first_sample) {
+  EpochRun run(config, engine, hooks, pageable, ring, processes, first_sample);
   return run.run();
 }
 

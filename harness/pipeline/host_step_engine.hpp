@@ -20,6 +20,7 @@ class HostStepEngine final : public StepEngine {
   ~HostStepEngine() override;
 
   HostBlock make_pinned_slot(std::size_t bytes) override { return HostBlock::pageable(bytes); }
+  std::shared_ptr<void> page_lock(std::byte*, std::size_t) override { return nullptr; }
   void attach(const std::vector<const std::byte*>& slots) override;
   bool wait_slot_free(std::size_t slot, const Cancellation& cancel) override;
   void submit(std::size_t lane, const StepJob& job) override;

@@ -5,6 +5,7 @@
 
 #include "harness/pipeline/epoch_run.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
+#include "harness/pipeline/process_loader.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
@@ -41,9 +42,15 @@ Pipeline::Pipeline(const PipelineConfig& config, StepEngine& engine, PipelineHoo
       ring_count = config.slots > 0 ? config.slots : 1 + config.prefetch + kPipelineLanes;
       break;
     case PinMode::pinned_ring:
+    case PinMode::shared_pinned:  // made by make_process_loader
       ring_count =
           config.slots > 0 ? config.slots : config.workers + config.prefetch + kPipelineLanes;
       break;
+  }
+  if (config.worker == WorkerKind::process) {
+    pageable_count = 0;
+    ring_count = 0;
+    processes_ = make_process_loader(config, engine, pageable_, ring_);
   }
   NvtxRange range(NvtxCategory::setup, "allocate pipeline slots");
   for (std::size_t i = 0; i < pageable_count; ++i) {
@@ -65,10 +72,15 @@ Pipeline::~Pipeline() {
   engine_.quiesce();
 }
 
+int Pipeline::worker_pid(std::size_t index) const {
+  return processes_ ? processes_->workers->pid(index) : -1;
+}
+
 EpochResult Pipeline::run_epoch() {
   const std::uint64_t first_sample = epochs_ * config_.batches * config_.batch_size;
   ++epochs_;
-  return run_pipeline_epoch(config_, engine_, hooks_, pageable_, ring_, first_sample);
+  return run_pipeline_epoch(config_, engine_, hooks_, pageable_, ring_, processes_.get(),
+                            first_sample);
 }
 
 }  // namespace h2d

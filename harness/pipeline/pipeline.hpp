@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "harness/pipeline/step_engine.hpp"
 
 namespace h2d {
+
+struct ProcessLoader;
 
 enum class PipelineStage { worker, pin, step };
 
@@ -45,22 +48,29 @@ struct EpochResult {
   std::vector<double> host_wait_s;  // per measured step: how long it waited for its batch
   double worker_busy_s = 0;         // producing batches, all workers together, in the window
   double pin_busy_s = 0;            // the pin thread copying, in the window
-  double copy_s = 0;                // host-to-device copies of the measured steps
-  double compute_s = 0;             // the measured steps themselves
-  std::uint64_t copied_bytes = 0;   // by the measured steps
-  std::size_t verified = 0;         // batches whose checksums were compared
+  // worker=process: the main process receiving, mapping and touching batches, in the window, and
+  // each such hand-off's time
+  double handoff_busy_s = 0;
+  std::vector<double> handoff_s;
+  double copy_s = 0;               // host-to-device copies of the measured steps
+  double compute_s = 0;            // the measured steps themselves
+  std::uint64_t copied_bytes = 0;  // by the measured steps
+  std::size_t verified = 0;        // batches whose checksums were compared
   std::size_t checksum_failures = 0;
   std::size_t lost_batches = 0;  // batches missing, duplicated, or come back with other ids
   std::string first_failure;
 };
 
 // A data-loader pipeline feeding a StepEngine:
-//   workers (W threads) claim batch numbers, take a free slot, produce the batch's samples
-//   (produce_tile) and their ids into it, and queue it;
-//   pin=pin_thread: a pin thread copies each pageable batch into a free pinned slot;
+//   workers (W threads, or W processes: see ProcessLoader and the receiver below) claim batch
+//   numbers, take a free slot, produce the batch's samples (produce_tile) and their ids into it,
+//   and queue it; pin=pin_thread: a pin thread copies each pageable batch into a free pinned slot;
 //   the step thread pops batches (host_wait), submits copy + step to the engine on one of its
 //   lanes, hands the slot back (refilled only after its copy completed), and retires the lane's
 //   previous step, checking what it read back.
+// worker=process: one receiving thread asks each worker process for `prefetch` batches ahead, as
+// PyTorch's DataLoader does, takes each batch over (shared memory: receive, map, touch), pins it
+// itself with pin=pin_thread (PyTorch's pin thread does both) and queues it for the step.
 // Queues hold `prefetch` batches. A watchdog stops the epoch when no batch completes for
 // config.watchdog, naming the stuck stage; Ctrl-C stops it too. Every blocking point can be
 // cancelled, so an epoch always returns, with what it completed.
@@ -80,13 +90,16 @@ class Pipeline {
 
   std::size_t pageable_slots() const { return pageable_.size(); }
   std::size_t ring_slots() const { return ring_.size(); }
+  // worker=process: worker `index`'s process id (for tests that kill one); -1 with threads.
+  int worker_pid(std::size_t index) const;
 
  private:
   PipelineConfig config_;
   StepEngine& engine_;
   PipelineHooks hooks_;
   std::vector<HostBlock> pageable_;  // workers collate here (pin=none, pin_thread)
-  std::vector<HostBlock> ring_;      // pinned slots (pin=pin_thread, pinned_ring)
+  std::vector<HostBlock> ring_;      // pinned slots (pin=pin_thread, pinned_ring, shared_pinned)
+  std::unique_ptr<ProcessLoader> processes_;  // worker=process; declared last: stopped first
   std::uint64_t epochs_ = 0;
 };
 

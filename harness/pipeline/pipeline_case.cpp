@@ -46,10 +46,13 @@ StageUtilization stage_utilization(const PipelineConfig& config, const EpochResu
   load.sync_copies = config.copy == CopyMode::sync;
   load.decoding = config.decode == DecodeMode::cpu;
   load.worker_count = config.workers;
+  load.worker_processes = config.worker == WorkerKind::process;
+  load.fresh_segments = load.worker_processes && config.shm == ShmMode::fresh;
   const double window = epoch.window_s;
   if (window > 0) {
     load.workers = epoch.worker_busy_s / (static_cast<double>(config.workers) * window);
     load.pin = epoch.pin_busy_s / window;
+    load.handoff = epoch.handoff_busy_s / window;
     load.bus = epoch.copy_s / window;
     load.step = epoch.compute_s / window;
   }
@@ -64,6 +67,8 @@ void add_epoch(EpochResult& sum, const EpochResult& epoch) {
   sum.host_wait_s.insert(sum.host_wait_s.end(), epoch.host_wait_s.begin(), epoch.host_wait_s.end());
   sum.worker_busy_s += epoch.worker_busy_s;
   sum.pin_busy_s += epoch.pin_busy_s;
+  sum.handoff_busy_s += epoch.handoff_busy_s;
+  sum.handoff_s.insert(sum.handoff_s.end(), epoch.handoff_s.begin(), epoch.handoff_s.end());
   sum.copy_s += epoch.copy_s;
   sum.compute_s += epoch.compute_s;
   sum.copied_bytes += epoch.copied_bytes;
@@ -125,6 +130,11 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
   state.counters["bus_busy_pct"] = load.bus * 100;
   state.counters["worker_busy_pct"] = load.workers * 100;
   state.counters["pin_busy_pct"] = load.pin * 100;
+  if (config.worker == WorkerKind::process && !sum.handoff_s.empty()) {
+    state.counters["handoff_busy_pct"] = load.handoff * 100;
+    state.counters["handoff_ms_p50"] = percentile(sum.handoff_s, 50) * 1e3;
+    state.counters["handoff_ms_p99"] = percentile(sum.handoff_s, 99) * 1e3;
+  }
   state.counters["host_wait_ms_p50"] = percentile(sum.host_wait_s, 50) * 1e3;
   state.counters["host_wait_ms_p99"] = percentile(sum.host_wait_s, 99) * 1e3;
   const auto bytes = static_cast<double>(sum.copied_bytes);

@@ -15,6 +15,8 @@ std::string_view to_string(PinMode mode) {
       return "pin_thread";
     case PinMode::pinned_ring:
       return "pinned_ring";
+    case PinMode::shared_pinned:
+      return "shared_pinned";
   }
   return "unknown";
 }
@@ -39,6 +41,14 @@ std::string_view to_string(DecodeMode mode) {
   return "unknown";
 }
 
+std::string_view to_string(WorkerKind kind) {
+  return kind == WorkerKind::thread ? "thread" : "process";
+}
+
+std::string_view to_string(ShmMode mode) {
+  return mode == ShmMode::fresh ? "fresh" : "reused";
+}
+
 void validate(const PipelineConfig& config) {
   const auto require = [](bool ok, const char* what) {
     if (!ok) {
@@ -56,6 +66,24 @@ void validate(const PipelineConfig& config) {
   require(config.pin_threads >= 1, "pin_threads must be at least 1");
   require(config.pin_threads == 1 || config.pin == PinMode::pin_thread,
           "pin_threads above 1 needs pin=pin_thread (only its pin hop copies)");
+  const bool processes = config.worker == WorkerKind::process;
+  require(processes || config.shm == ShmMode::fresh,
+          "shm=reused needs worker=process (thread workers share the process's memory)");
+  require(processes || config.pin != PinMode::shared_pinned,
+          "pin=shared_pinned needs worker=process (thread workers use pin=pinned_ring)");
+  require(!processes || config.pin != PinMode::pinned_ring,
+          "worker=process cannot write into memory cudaHostAlloc made in the main process: "
+          "pin=shared_pinned is its pinned ring");
+  require(config.pin != PinMode::shared_pinned || config.shm == ShmMode::reused,
+          "pin=shared_pinned page-locks its slots once: it needs shm=reused");
+  require(!processes || config.slots == 0 ||
+              (config.shm == ShmMode::reused && config.slots > config.workers * config.prefetch),
+          "worker=process: slots sizes the shm=reused ring only, and above workers x prefetch "
+          "(every batch asked of a worker holds a slot until it arrives)");
+  require(!processes || config.batch_size <= 8192,
+          "worker=process sends a batch's checksums in one message: batch at most 8192");
+  require(!processes || config.decode != DecodeMode::gpu,
+          "decode=gpu packs JPEG bytes in thread workers only");
   require(config.watchdog.count() > 0, "the watchdog timeout must be positive");
   require(config.decode == DecodeMode::none || config.channels == 3,
           "decode=cpu|gpu decodes RGB: channels must be 3");
@@ -65,9 +93,13 @@ std::string describe(const PipelineConfig& config) {
   const std::string slots =
       config.slots > 0 ? fmt::format(" slots={}", config.slots) : std::string();
   return fmt::format(
-      "{} workers={} prefetch={} pin={}{} copy={} batch={} tile={}x{}x{} sample_us={} "
+      "{} workers={}{} prefetch={} pin={}{} copy={} batch={} tile={}x{}x{} sample_us={} "
       "compute_us={}{}{}",
-      to_string(config.loop), config.workers, config.prefetch, to_string(config.pin),
+      to_string(config.loop), config.workers,
+      config.worker == WorkerKind::thread
+          ? ""
+          : fmt::format(" worker=process shm={}", to_string(config.shm)),
+      config.prefetch, to_string(config.pin),
       config.pin_threads == 1 ? "" : fmt::format(" pin_threads={}", config.pin_threads),
       to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,
       config.sample_us, config.compute_us, slots,

@@ -17,7 +17,20 @@ enum class PinMode {
   pin_thread,   // workers collate into pageable memory; a pin thread copies each batch into a
                 // pinned slot (PyTorch's pin_memory=True)
   pinned_ring,  // workers collate straight into a ring of pinned slots
+  // worker=process, shm=reused: the main process page-locks (cudaHostRegister) a ring of
+  // shared-memory slots once and the worker processes collate straight into it: no pin copy, the
+  // copy engine reads where the worker wrote (no PyTorch release offers this)
+  shared_pinned,
 };
+// Where a loader's workers run: threads of this process (collating straight into the loop's
+// slots), or worker processes as PyTorch's DataLoader runs them, whose batches cross to the main
+// process in shared memory (harness/pipeline/worker_processes.hpp).
+enum class WorkerKind { thread, process };
+// worker=process: how a batch crosses. fresh: each member of each batch in a new shared-memory
+// segment, created by the worker, its descriptor sent over a Unix socket, mapped by the main
+// process (PyTorch). reused: a ring of segments mapped once on both sides, the worker told which
+// slot to fill (DALI's parallel external source keeps such persistent chunks).
+enum class ShmMode { fresh, reused };
 // How the step copies a batch to the device.
 enum class CopyMode {
   sync,   // the step waits for the copy (.to(device))
@@ -35,6 +48,8 @@ std::string_view to_string(PinMode mode);
 std::string_view to_string(CopyMode mode);
 std::string_view to_string(LoopKind kind);
 std::string_view to_string(DecodeMode mode);
+std::string_view to_string(WorkerKind kind);
+std::string_view to_string(ShmMode mode);
 
 // Steps rotate through this many device batch buffers ("lanes"): the copy of the next batch
 // overlaps the step on the current one.
@@ -46,7 +61,9 @@ inline constexpr std::size_t kPipelineLanes = 2;
 struct PipelineConfig {
   LoopKind loop = LoopKind::train;
   std::size_t workers = 4;
-  std::size_t prefetch = 2;  // batches each queue may hold ahead of its consumer
+  WorkerKind worker = WorkerKind::thread;
+  ShmMode shm = ShmMode::fresh;  // worker=process only
+  std::size_t prefetch = 2;      // batches each queue may hold ahead of its consumer
   PinMode pin = PinMode::pinned_ring;
   // pin=pin_thread: threads that copy each batch into its pinned slot together. 1 is PyTorch's
   // pin thread; more make the pin hop a staging ring's team copy (docs/strategies.md says when
@@ -65,7 +82,8 @@ struct PipelineConfig {
   std::size_t verify_every = 8;  // checksum every n-th batch on the device; 1 = every batch
   // Batch buffers the copies read from (the pinned ring; the pageable slots with pin=none).
   // 0: enough that no stage waits for one. Fewer bound the pinned memory; then a freed slot is
-  // refilled at once, after the copy that read it has finished.
+  // refilled at once, after the copy that read it has finished. worker=process sizes its own;
+  // with shm=reused this sets its ring, above workers x prefetch.
   std::size_t slots = 0;
   std::chrono::duration<double> watchdog{30.0};
   std::uint64_t seed = 0x5049504C494E4531ull;  // "PIPLINE1"
@@ -83,14 +101,20 @@ struct PipelineConfig {
 void validate(const PipelineConfig& config);
 
 // Where things are in a batch buffer: the images, then the sample ids; on the device a third
-// region receives per-sample checksums, so ids and checksums come back in one copy.
+// region receives per-sample checksums, so ids and checksums come back in one copy. The ids start
+// on a page boundary: worker processes hand the two members over as separate shared-memory
+// segments, which the main process maps side by side into one slot.
 struct SlotLayout {
   std::size_t sample_bytes = 0;
   std::size_t batch_size = 0;
 
   explicit SlotLayout(const PipelineConfig& config)
       : sample_bytes(config.sample_bytes()), batch_size(config.batch_size) {}
-  std::size_t ids_offset() const { return (batch_size * sample_bytes + 63) / 64 * 64; }
+  static constexpr std::size_t kMemberAlignment = 4096;
+  std::size_t images_bytes() const { return batch_size * sample_bytes; }
+  std::size_t ids_offset() const {
+    return (images_bytes() + kMemberAlignment - 1) / kMemberAlignment * kMemberAlignment;
+  }
   std::size_t ids_bytes() const { return batch_size * sizeof(std::uint64_t); }
   // What a host slot holds and the H2D copy moves: images and ids.
   std::size_t host_bytes() const { return ids_offset() + ids_bytes(); }

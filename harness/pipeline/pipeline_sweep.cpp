@@ -48,8 +48,8 @@ void sweep_axis(std::vector<PipelineConfig>& configs, const PipelineConfig& base
 
 // Decode cases: the baseline with real JPEG decode in the workers (256x256 tiles, the generated
 // set's smaller size) by worker count, and (GPU families, `with_gpu`) the nvJPEG path.
-void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
-                      Preset preset, bool host_only, bool with_gpu = true) {
+// `base` decoding real JPEGs in its workers (256x256 tiles, the generated set's smaller size).
+PipelineConfig cpu_decode(const PipelineConfig& base, Preset preset, bool host_only) {
   PipelineConfig decode = base;
   decode.decode = DecodeMode::cpu;
   decode.tile = kDecodeTile;
@@ -57,6 +57,12 @@ void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig
   if (host_only) {
     decode.batches = preset == Preset::quick ? 24 : 48;
   }
+  return decode;
+}
+
+void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
+                      Preset preset, bool host_only, bool with_gpu = true) {
+  PipelineConfig decode = cpu_decode(base, preset, host_only);
   const std::vector<std::size_t> workers = preset == Preset::quick
                                                ? std::vector<std::size_t>{base.workers}
                                            : host_only ? std::vector<std::size_t>{1, 2, 4}
@@ -66,6 +72,56 @@ void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig
   if (!host_only && with_gpu) {
     decode.decode = DecodeMode::gpu;
     add_unique(configs, decode);
+  }
+}
+
+// Worker processes as PyTorch's DataLoader runs them (pin, shm, copy): the DataLoader's default
+// (pageable batches, blocking copy), pin_memory=True with non_blocking copies, the reused ring, and
+// the shared pinned ring no PyTorch release offers.
+struct ProcessCase {
+  PinMode pin;
+  ShmMode shm;
+  CopyMode copy;
+};
+const std::vector<ProcessCase> kProcessCases{
+    {PinMode::none, ShmMode::fresh, CopyMode::sync},
+    {PinMode::pin_thread, ShmMode::fresh, CopyMode::async},
+    {PinMode::none, ShmMode::reused, CopyMode::sync},
+    {PinMode::pin_thread, ShmMode::reused, CopyMode::async},
+    {PinMode::shared_pinned, ShmMode::reused, CopyMode::async}};
+
+// quick: PyTorch's two settings and the shared pinned ring (predict: the default and the ring);
+// default and full: every pin and shm mode, decode=cpu with pin_memory and (GPU families) the
+// worker count with pin_memory.
+void add_process_cases(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
+                       Preset preset, bool host_only) {
+  PipelineConfig process = base;
+  process.worker = WorkerKind::process;
+  for (const ProcessCase& mode : kProcessCases) {
+    const bool in_quick = mode.shm == ShmMode::fresh
+                              ? (mode.pin == PinMode::none || base.loop == LoopKind::train)
+                              : mode.pin == PinMode::shared_pinned;
+    if (preset == Preset::quick && !in_quick) {
+      continue;
+    }
+    PipelineConfig config = process;
+    config.pin = mode.pin;
+    config.shm = mode.shm;
+    config.copy = mode.copy;
+    add_unique(configs, config);
+  }
+  if (preset == Preset::quick) {
+    return;
+  }
+  // The workers decoding real JPEGs, with pin_memory=True.
+  PipelineConfig pinned = process;
+  pinned.pin = PinMode::pin_thread;
+  add_unique(configs, cpu_decode(pinned, preset, host_only));
+  if (!host_only) {
+    sweep_axis<std::size_t>(configs, pinned,
+                            preset == Preset::full ? std::vector<std::size_t>{1, 2, 8, 16}
+                                                   : std::vector<std::size_t>{2, 8},
+                            [](PipelineConfig& c, std::size_t v) { c.workers = v; });
   }
 }
 
@@ -99,6 +155,9 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
       add_decode_cases(configs, base, preset, host_only);
     } else if (!host_only) {  // predict: one decode=cpu case, to keep quick short
       add_decode_cases(configs, base, preset, host_only, /*with_gpu=*/false);
+    }
+    if (loop == LoopKind::train || !host_only) {
+      add_process_cases(configs, base, preset, host_only);
     }
     return configs;
   }
@@ -137,6 +196,7 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
                                : std::vector<double>{20, 100, 500},
                      [](PipelineConfig& c, double v) { c.sample_us = v; });
   add_decode_cases(configs, base, preset, host_only);
+  add_process_cases(configs, base, preset, host_only);
   if (full && !host_only) {
     // How pinning and async copies pay off when the step is short and when it is long.
     for (double compute_us : {200.0, 5000.0}) {
@@ -152,8 +212,12 @@ CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool w
   if (with_loop) {
     name.add("loop", std::string(to_string(config.loop)));
   }
-  name.add("workers", static_cast<long long>(config.workers))
-      .add("prefetch", static_cast<long long>(config.prefetch))
+  name.add("workers", static_cast<long long>(config.workers));
+  if (config.worker == WorkerKind::process) {  // absent for threads: older reports keep their names
+    name.add("worker", std::string(to_string(config.worker)))
+        .add("shm", std::string(to_string(config.shm)));
+  }
+  name.add("prefetch", static_cast<long long>(config.prefetch))
       .add("pin", std::string(to_string(config.pin)));
   if (config.pin_threads != 1) {  // absent otherwise: older reports keep their names
     name.add("pin_threads", static_cast<long long>(config.pin_threads));
@@ -189,6 +253,9 @@ std::map<std::string, double> pipeline_params(const PipelineConfig& config) {
   }
   if (config.pin_threads != 1) {
     params["pin_threads"] = static_cast<double>(config.pin_threads);
+  }
+  if (config.worker == WorkerKind::process) {
+    params["worker_processes"] = 1;
   }
   return params;
 }

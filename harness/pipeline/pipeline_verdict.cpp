@@ -25,20 +25,30 @@ std::string_view to_string(BoundBy bound) {
       return "bus";
     case BoundBy::gpu_step:
       return "gpu";
+    case BoundBy::handoff:
+      return "handoff";
   }
   return "unknown";
 }
 
 PipelineVerdict judge_pipeline(const StageUtilization& load) {
-  const bool pin_busier = load.pin > load.workers;
-  const double cpu = pin_busier ? load.pin : load.workers;
+  // With worker processes the pin copy runs on the receiving thread, after the hand-off.
+  const double receiver = load.worker_processes ? load.handoff + load.pin : 0;
+  const bool pin_busier = !load.worker_processes && load.pin > load.workers;
+  const bool receiver_busier = load.worker_processes && receiver > load.workers;
+  const double cpu = pin_busier ? load.pin : receiver_busier ? receiver : load.workers;
   // Synchronous copies hold the step thread while they run: bus and step take turns, and the
   // consumer side is as busy as both together.
   const double consumer = load.sync_copies ? load.bus + load.step : std::max(load.bus, load.step);
   PipelineVerdict verdict;
   std::string what;
   double busiest = 0;
-  if (cpu >= consumer) {
+  if (cpu >= consumer && receiver_busier) {
+    verdict.bound_by = BoundBy::handoff;
+    what = load.pin > 0 ? "the receiving thread (the workers' batches handed over, then pinned)"
+                        : "the hand-off (the workers' batches received and mapped)";
+    busiest = cpu;
+  } else if (cpu >= consumer) {
     verdict.bound_by = BoundBy::cpu_workers;
     what = pin_busier                  ? "the pin thread"
            : load.decoding             ? "decode in the CPU workers"
@@ -62,6 +72,18 @@ PipelineVerdict judge_pipeline(const StageUtilization& load) {
       "{:.0f}%)",
       what, pct(busiest), pct(load.workers), pct(load.pin),
       load.gpu_decoder.empty() ? "bus" : "bus+GPU decode", pct(load.bus), pct(load.step));
+  if (load.worker_processes) {
+    verdict.reason += fmt::format("; hand-off {:.0f}%", pct(load.handoff));
+    if (verdict.bound_by == BoundBy::handoff && load.pin > 0) {
+      verdict.reason += fmt::format(
+          "; pin=shared_pinned (workers collate into page-locked shared memory) removes the pin "
+          "copy, {:.0f}% of the time",
+          pct(load.pin));
+    } else if (verdict.bound_by == BoundBy::handoff && load.fresh_segments) {
+      verdict.reason +=
+          "; shm=reused (segments mapped once) removes the per-batch map and first touch";
+    }
+  }
   if (load.sync_copies && verdict.bound_by != BoundBy::cpu_workers) {
     verdict.reason += fmt::format(
         "; copies are synchronous, so bus and step take turns ({:.0f}% together): async copies "

@@ -8,7 +8,10 @@ namespace h2d {
 // What limits a data-loader loop, the answer the user of h2dbench needs: more workers (cpu),
 // a faster link or smaller batches on the wire (bus), or nothing on the loading side (gpu step).
 // Written to reports as the counter `bound_by` with these codes.
-enum class BoundBy { cpu_workers = 0, bus = 1, gpu_step = 2 };
+// worker=process adds the main process's receiving thread (handoff): receiving, mapping and
+// touching the workers' batches, and with pin=pin_thread their pin copy too (PyTorch's pin thread
+// does both).
+enum class BoundBy { cpu_workers = 0, bus = 1, gpu_step = 2, handoff = 3 };
 std::string_view to_string(BoundBy bound);
 
 // Fractions (0..1) of the measured window each stage was busy. A pipeline runs as fast as its
@@ -25,6 +28,11 @@ struct StageUtilization {
   // bytes' copy and their decode together (nvJPEG copies and decodes in one call), the step share
   // includes the GPU normalize, and the workers only pack bytes.
   std::string gpu_decoder{};
+  // worker=process: one thread receives the batches (handoff: receive, map, touch) and with
+  // pin=pin_thread pins them as well, as PyTorch's pin thread does
+  bool worker_processes = false;
+  double handoff = 0;
+  bool fresh_segments = false;  // shm=fresh: a new segment mapped per member of each batch
 };
 
 struct PipelineVerdict {

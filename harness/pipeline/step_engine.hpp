@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ class StepEngine {
 
   // A slot of the pinned ring: page-locked memory on a GPU, pageable for the host stand-in.
   virtual HostBlock make_pinned_slot(std::size_t bytes) = 0;
+  // Page-locks memory the pipeline made (pin=shared_pinned's shared-memory ring) for as long as
+  // the returned handle lives: cudaHostRegister on a GPU; the host stand-in locks nothing (null).
+  virtual std::shared_ptr<void> page_lock(std::byte* data, std::size_t bytes) = 0;
   // Once, before the first submit(): the host slots submit() copies from.
   virtual void attach(const std::vector<const std::byte*>& slots) = 0;
   // Blocks until the last copy out of `slot` has finished, so the slot may be refilled; false

@@ -30,6 +30,10 @@ filter+=':GpuPipelineSlowLink.*'
 # slots its threads refill while a stream worker copies from them, also after a reshape (what the
 # tuned ring does between trials). The small case only: a ring's larger copies cost minutes here.
 filter+=':RunRing.*:BounceRingGpu.ReshapesWithinItsCapacityAndRefusesBeyondIt'
+# Worker processes: the receiving thread, the pin copy and the step share the shared-memory slots
+# (the workers themselves are single-threaded programs). Not the decode case: each worker makes the
+# image set again, which costs a minute under TSan.
+filter+=':ProcessPipeline.*:-ProcessPipeline.WorkerProcessesDecodeTheRunsImages'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

@@ -17,25 +17,50 @@
 namespace h2d {
 namespace {
 
+// 8 samples of a 64-pixel tile per batch (98 KiB) through a `pin` loop on the slow link.
+PipelineConfig slow_link_config(PinMode pin) {
+  return testing::test_pipeline_config(pin, CopyMode::async, LoopKind::train, /*batch_size=*/8,
+                                       /*tile=*/64, /*compute_us=*/10);
+}
+
+// One epoch: every batch verified, none wrong.
+void expect_every_batch_intact(const PipelineConfig& config) {
+  SCOPED_TRACE(describe(config));
+  GpuStepEngine engine(0, config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_EQ(result.end, EpochEnd::completed) << testing::describe_result(result);
+  EXPECT_EQ(result.verified, config.batches);
+  EXPECT_EQ(result.checksum_failures, 0u) << testing::describe_result(result);
+}
+
 TEST(GpuPipelineSlowLink, ASlotIsRefilledOnlyAfterItsCopyLanded) {
   // 8 samples of a 64-pixel tile per batch (98 KiB): each copy holds its slot for half a
   // millisecond at 0.2 GB/s, while the loader refills a slot in microseconds. Small, so that
   // scripts/ci/tsan.sh can run it under ThreadSanitizer too.
   const sim::SimMachine machine({{"H2D_SIM_DEVICES", "1"}, {"H2D_SIM_H2D_GBPS", "0.2"}});
   for (PinMode pin : {PinMode::pin_thread, PinMode::pinned_ring}) {
-    PipelineConfig config = testing::test_pipeline_config(pin, CopyMode::async, LoopKind::train,
-                                                          /*batch_size=*/8, /*tile=*/64,
-                                                          /*compute_us=*/10);
+    PipelineConfig config = slow_link_config(pin);
     config.batches = 6;
     config.slots = 1;
-    SCOPED_TRACE(describe(config));
-    GpuStepEngine engine(0, config);
-    Pipeline pipeline(config, engine);
-    const EpochResult result = pipeline.run_epoch();
-    EXPECT_EQ(result.end, EpochEnd::completed) << testing::describe_result(result);
-    EXPECT_EQ(result.verified, config.batches);
-    EXPECT_EQ(result.checksum_failures, 0u) << testing::describe_result(result);
+    expect_every_batch_intact(config);
   }
+}
+
+// The same for the shared pinned ring of worker processes (pin=shared_pinned): the receiver hands a
+// slot to a worker only after the copy that read it has landed (the planted bug
+// tests/mutants/shared-slot-handed-to-a-worker-before-its-copy.patch). One worker, one batch
+// asked ahead: a ring of two slots, each refilled as soon as the step hands it back.
+TEST(GpuPipelineSlowLink, ASharedPinnedSlotIsHandedToAWorkerOnlyAfterItsCopyLanded) {
+  const sim::SimMachine machine({{"H2D_SIM_DEVICES", "1"}, {"H2D_SIM_H2D_GBPS", "0.2"}});
+  PipelineConfig config = slow_link_config(PinMode::shared_pinned);
+  config.worker = WorkerKind::process;
+  config.shm = ShmMode::reused;
+  config.workers = 1;
+  config.prefetch = 1;
+  config.slots = 2;
+  config.batches = 12;
+  expect_every_batch_intact(config);
 }
 
 }  // namespace

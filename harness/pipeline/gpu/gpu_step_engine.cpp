@@ -9,6 +9,7 @@
 
 #include "harness/core/case_skipped.hpp"
 #include "harness/cuda/cuda_error.hpp"
+#include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
@@ -101,6 +102,11 @@ HostBlock GpuStepEngine::make_pinned_slot(std::size_t bytes) {
   auto pinned = std::make_shared<HostBuffer>(HostKind::pinned, bytes);
   std::byte* data = pinned->data();
   return HostBlock(data, bytes, std::move(pinned));
+}
+
+std::shared_ptr<void> GpuStepEngine::page_lock(std::byte* data, std::size_t bytes) {
+  ScopedDevice on(device_);
+  return std::make_shared<HostRegistration>(data, bytes);
 }
 
 void GpuStepEngine::attach(const std::vector<const std::byte*>& slots) {

@@ -37,6 +37,7 @@ class GpuStepEngine final : public StepEngine {
   ~GpuStepEngine() override;
 
   HostBlock make_pinned_slot(std::size_t bytes) override;
+  std::shared_ptr<void> page_lock(std::byte* data, std::size_t bytes) override;
   void attach(const std::vector<const std::byte*>& slots) override;
   bool wait_slot_free(std::size_t slot, const Cancellation& cancel) override;
   void submit(std::size_t lane, const StepJob& job) override;

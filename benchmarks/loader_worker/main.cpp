@@ -1,0 +1,20 @@
+// h2d_loader_worker: one loader worker process of a worker=process pipeline case. h2dbench starts
+// it (posix_spawn, harness/pipeline/worker_processes) with its socket on the descriptor named by
+// the one argument; it is not meant to be run by hand. It links the pure libraries only: no CUDA
+// runtime, so it cannot touch the GPU its parent drives.
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "harness/pipeline/loader_worker.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr,
+                 "h2d_loader_worker: started by h2dbench for worker=process cases, with its "
+                 "socket's descriptor as the one argument\n");
+    return 2;
+  }
+  return h2d::run_loader_worker(std::atoi(argv[1]));
+}

@@ -1,0 +1,102 @@
+#include "harness/pipeline/loader_messages.hpp"
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace h2d {
+namespace {
+
+// Descriptors one message may carry: a fresh batch's two members, or a reused ring's slots.
+constexpr std::size_t kMaxFds = 250;
+
+}  // namespace
+
+void send_packet(int socket, const void* header, std::size_t header_bytes,
+                 const std::vector<std::uint64_t>& words, const std::vector<int>& fds) {
+  if (fds.size() > kMaxFds || words.size() > kLoaderMaxWords) {
+    throw std::length_error("a loader message with too many descriptors or words");
+  }
+  iovec parts[2] = {
+      {const_cast<void*>(header), header_bytes},
+      {const_cast<std::uint64_t*>(words.data()), words.size() * sizeof(std::uint64_t)}};
+  msghdr message{};
+  message.msg_iov = parts;
+  message.msg_iovlen = words.empty() ? 1 : 2;
+  std::vector<std::byte> control;
+  if (!fds.empty()) {
+    control.resize(CMSG_SPACE(fds.size() * sizeof(int)));
+    message.msg_control = control.data();
+    message.msg_controllen = control.size();
+    cmsghdr* rights = CMSG_FIRSTHDR(&message);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(fds.size() * sizeof(int));
+    std::memcpy(CMSG_DATA(rights), fds.data(), fds.size() * sizeof(int));
+  }
+  while (sendmsg(socket, &message, MSG_NOSIGNAL) < 0) {
+    if (errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "sending a loader message");
+    }
+  }
+}
+
+bool receive_packet(int socket, std::size_t header_bytes, LoaderPacket& packet) {
+  packet.header.resize(header_bytes);
+  packet.fds.clear();
+  if (!packet.scratch) {
+    packet.scratch.reset(new std::uint64_t[kLoaderMaxWords]);
+  }
+  iovec parts[2] = {{packet.header.data(), header_bytes},
+                    {packet.scratch.get(), kLoaderMaxWords * sizeof(std::uint64_t)}};
+  std::vector<std::byte> control(CMSG_SPACE(kMaxFds * sizeof(int)));
+  msghdr message{};
+  message.msg_iov = parts;
+  message.msg_iovlen = 2;
+  message.msg_control = control.data();
+  message.msg_controllen = control.size();
+  ssize_t received = 0;
+  while ((received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC)) < 0) {
+    if (errno == ECONNRESET) {
+      return false;
+    }
+    if (errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "receiving a loader message");
+    }
+  }
+  for (cmsghdr* part = CMSG_FIRSTHDR(&message); part != nullptr;
+       part = CMSG_NXTHDR(&message, part)) {
+    if (part->cmsg_level == SOL_SOCKET && part->cmsg_type == SCM_RIGHTS) {
+      const std::size_t count = (part->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      const std::size_t first = packet.fds.size();
+      packet.fds.resize(first + count);
+      std::memcpy(packet.fds.data() + first, CMSG_DATA(part), count * sizeof(int));
+    }
+  }
+  const auto drop_fds = [&packet] {
+    for (int fd : packet.fds) {
+      close(fd);
+    }
+    packet.fds.clear();
+  };
+  if (received == 0) {
+    drop_fds();
+    return false;
+  }
+  if ((message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0 ||
+      static_cast<std::size_t>(received) < header_bytes ||
+      (static_cast<std::size_t>(received) - header_bytes) % sizeof(std::uint64_t) != 0) {
+    drop_fds();
+    throw std::runtime_error("a truncated or malformed loader message");
+  }
+  const std::size_t words =
+      (static_cast<std::size_t>(received) - header_bytes) / sizeof(std::uint64_t);
+  packet.words.assign(packet.scratch.get(), packet.scratch.get() + words);
+  return true;
+}
+
+}  // namespace h2d

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace h2d {
+
+// What the main process and a loader worker process say to each other over their Unix socket
+// (SOCK_SEQPACKET: one send, one message). Fixed-layout structs: both ends are the same build.
+
+// Main -> worker, once. With shm=reused the ring's segments ride along (SCM_RIGHTS), in slot order.
+struct LoaderStart {
+  std::uint64_t seed = 0;
+  std::uint64_t worker = 0;
+  std::uint64_t channels = 0;
+  std::uint64_t tile = 0;
+  std::uint64_t batch_size = 0;
+  double sample_us = 0;
+  std::uint32_t decode = 0;  // DecodeMode
+  std::uint32_t shm = 0;     // ShmMode
+  std::uint64_t slot_bytes = 0;
+  char image_dir[1024] = {};  // --images, empty for the generated set
+};
+
+// Main -> worker: produce batch `batch` (sample ids from first_sample + batch x batch_size);
+// with shm=reused into ring slot `slot`.
+struct BatchRequest {
+  std::uint64_t batch = 0;
+  std::uint64_t first_sample = 0;
+  std::uint64_t slot = 0;
+  std::uint32_t verify = 0;  // take per-sample checksums
+};
+
+// Worker -> main: the batch is ready. shm=fresh: two descriptors ride along (images, ids). The
+// per-sample checksums follow the header in the same message (verified batches). The times are
+// steady_clock's, which on Linux is CLOCK_MONOTONIC, one clock for every process of the machine.
+struct BatchReply {
+  std::uint64_t batch = 0;
+  std::uint64_t slot = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::uint32_t failed = 0;  // then `error` says why and no descriptor rides along
+  char error[512] = {};
+  std::uint64_t sums = 0;  // checksums after the header
+};
+
+// The most 64-bit words a message carries after its header: a verified batch's checksums.
+inline constexpr std::size_t kLoaderMaxWords = 8192;
+
+// One message: a header, an optional tail of 64-bit words, descriptors.
+struct LoaderPacket {
+  std::vector<std::byte> header;
+  std::vector<std::uint64_t> words;
+  std::vector<int> fds;  // received ones are the caller's to close
+  // Where a message's tail lands before `words` gets its length: allocated once, never cleared.
+  std::unique_ptr<std::uint64_t[]> scratch;
+};
+
+// Sends the message; throws std::system_error (EPIPE when the peer is gone: no SIGPIPE).
+void send_packet(int socket, const void* header, std::size_t header_bytes,
+                 const std::vector<std::uint64_t>& words = {}, const std::vector<int>& fds = {});
+// Receives one message of a `header_bytes` header. False at end of stream (the peer closed or
+// died); throws std::system_error for other failures and std::runtime_error for a malformed one.
+bool receive_packet(int socket, std::size_t header_bytes, LoaderPacket& packet);
+
+// The header of `packet` as T; throws std::runtime_error when its size is not T's.
+template <typename T>
+T header_as(const LoaderPacket& packet) {
+  if (packet.header.size() != sizeof(T)) {
+    throw std::runtime_error("a loader message of the wrong size");
+  }
+  T value;
+  std::memcpy(&value, packet.header.data(), sizeof(T));
+  return value;
+}
+
+}  // namespace h2d

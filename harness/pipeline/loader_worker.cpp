@@ -1,0 +1,154 @@
+#include "harness/pipeline/loader_worker.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/core/cancellation.hpp"
+#include "harness/decode/run_images.hpp"
+#include "harness/decode/tile_decoder.hpp"
+#include "harness/host/shared_segment.hpp"
+#include "harness/pipeline/batch_collation.hpp"
+#include "harness/pipeline/loader_messages.hpp"
+
+namespace h2d {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t nanoseconds(Clock::time_point at) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
+}
+
+PipelineConfig config_of(const LoaderStart& start) {
+  PipelineConfig config;
+  config.seed = start.seed;
+  config.channels = start.channels;
+  config.tile = start.tile;
+  config.batch_size = start.batch_size;
+  config.sample_us = start.sample_us;
+  config.decode = static_cast<DecodeMode>(start.decode);
+  config.shm = static_cast<ShmMode>(start.shm);
+  config.worker = WorkerKind::process;
+  return config;
+}
+
+class LoaderWorker {
+ public:
+  LoaderWorker(int socket, const LoaderStart& start, std::vector<int> ring_fds)
+      : socket_(socket), config_(config_of(start)), layout_(config_) {
+    for (int fd : ring_fds) {
+      ring_.emplace_back(SharedSegment(fd, start.slot_bytes), /*populate=*/true);
+    }
+    if (config_.decode == DecodeMode::cpu) {
+      if (start.image_dir[0] != '\0') {
+        set_image_dir(
+            std::string(start.image_dir, strnlen(start.image_dir, sizeof start.image_dir)));
+      }
+      decoder_.emplace(run_image_set(), config_.tile);
+    }
+  }
+
+  int serve() {
+    LoaderPacket packet;
+    while (receive_packet(socket_, sizeof(BatchRequest), packet)) {
+      const auto request = header_as<BatchRequest>(packet);
+      BatchReply reply;
+      reply.batch = request.batch;
+      reply.slot = request.slot;
+      std::vector<std::uint64_t> sums;
+      std::vector<SharedSegment> members;
+      try {
+        const Clock::time_point start = Clock::now();
+        members = produce(request, sums);
+        reply.start_ns = nanoseconds(start);
+        reply.end_ns = nanoseconds(Clock::now());
+      } catch (const std::exception& error) {
+        reply.failed = 1;
+        std::snprintf(reply.error, sizeof reply.error, "%s", error.what());
+        members.clear();
+        sums.clear();
+      }
+      reply.sums = sums.size();
+      std::vector<int> fds;
+      for (const SharedSegment& member : members) {
+        fds.push_back(member.fd());
+      }
+      send_packet(socket_, &reply, sizeof reply, sums, fds);
+    }
+    return 0;
+  }
+
+ private:
+  // The batch in shared memory: shm=fresh in two new segments (images, ids), which are returned
+  // to be sent; shm=reused in the ring slot the request names.
+  std::vector<SharedSegment> produce(const BatchRequest& request,
+                                     std::vector<std::uint64_t>& sums) {
+    const SampleIds ids{request.first_sample, config_.batch_size};
+    std::vector<SharedSegment> members;
+    std::byte* images = nullptr;
+    std::byte* id_words = nullptr;
+    std::optional<SharedMapping> images_map;
+    std::optional<SharedMapping> ids_map;
+    if (config_.shm == ShmMode::fresh) {
+      members.push_back(SharedSegment::create(layout_.images_bytes()));
+      members.push_back(SharedSegment::create(layout_.ids_bytes()));
+      // Not populated: the worker's collate pays the new pages' faults, as PyTorch's does.
+      images_map.emplace(members[0], /*populate=*/false);
+      ids_map.emplace(members[1], /*populate=*/false);
+      images = images_map->data();
+      id_words = ids_map->data();
+    } else {
+      if (request.slot >= ring_.size()) {
+        throw std::out_of_range(fmt::format("batch {} asked for ring slot {} of {}", request.batch,
+                                            request.slot, ring_.size()));
+      }
+      images = ring_[request.slot].data();
+      id_words = images + layout_.ids_offset();
+    }
+    collate_batch(config_, ids, request.batch, images, id_words, decoder_ ? &*decoder_ : nullptr,
+                  never_);
+    if (request.verify != 0) {
+      sums = sample_checksums(config_, images);
+    }
+    return members;
+  }
+
+  int socket_;
+  PipelineConfig config_;
+  SlotLayout layout_;
+  std::vector<SharedMapping> ring_;
+  std::optional<TileDecoder> decoder_;
+  Cancellation never_;  // a worker process is stopped by closing its socket or a signal
+};
+
+}  // namespace
+
+int run_loader_worker(int socket) {
+  LoaderPacket packet;
+  std::optional<LoaderWorker> worker;
+  try {
+    if (!receive_packet(socket, sizeof(LoaderStart), packet)) {
+      return 0;  // the main process went away before the start
+    }
+    worker.emplace(socket, header_as<LoaderStart>(packet), packet.fds);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "h2d_loader_worker: cannot start: %s\n", error.what());
+    return 2;
+  }
+  try {
+    return worker->serve();
+  } catch (const std::exception& error) {
+    // The socket failed: the main process is gone or stopped listening.
+    std::fprintf(stderr, "h2d_loader_worker: %s\n", error.what());
+    return 3;
+  }
+}
+
+}  // namespace h2d

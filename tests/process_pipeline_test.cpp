@@ -1,0 +1,248 @@
+// worker=process on the host stand-in: worker processes (h2d_loader_worker) deliver every batch
+// intact in every pin and shm mode, the hand-off and the pin copy are measured apart, a killed
+// worker fails its epoch naming it, and no shared-memory segment is left behind.
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <signal.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/host/shared_segment.hpp"
+#include "harness/pipeline/host_step_engine.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/pipeline/pipeline_case.hpp"
+#include "harness/pipeline/pipeline_sweep.hpp"
+#include "harness/pipeline/pipeline_verdict.hpp"
+#include "harness/pipeline/worker_processes.hpp"
+#include "tests/child_process.hpp"
+#include "tests/pipeline_test_support.hpp"
+#include "tests/process_runner.hpp"
+
+namespace h2d {
+namespace {
+
+using testing::describe_result;
+
+PipelineConfig process_config(PinMode pin, ShmMode shm, LoopKind loop = LoopKind::train) {
+  PipelineConfig config = testing::test_pipeline_config(pin, CopyMode::async, loop,
+                                                        /*batch_size=*/4, /*tile=*/8,
+                                                        /*compute_us=*/50);
+  config.worker = WorkerKind::process;
+  config.shm = shm;
+  config.workers = 2;
+  config.batches = 24;
+  return config;
+}
+
+// The segment names h2dbench made in /dev/shm: a loop must leave none behind.
+std::set<std::string> shared_memory_names() {
+  std::set<std::string> names;
+  if (DIR* dir = opendir("/dev/shm")) {
+    while (const dirent* entry = readdir(dir)) {
+      if (std::string(entry->d_name).rfind("h2dbench.", 0) == 0) {
+        names.insert(entry->d_name);
+      }
+    }
+    closedir(dir);
+  }
+  return names;
+}
+
+struct Mode {
+  PinMode pin;
+  ShmMode shm;
+};
+const std::vector<Mode> kModes{{PinMode::none, ShmMode::fresh},
+                               {PinMode::pin_thread, ShmMode::fresh},
+                               {PinMode::none, ShmMode::reused},
+                               {PinMode::pin_thread, ShmMode::reused},
+                               {PinMode::shared_pinned, ShmMode::reused}};
+
+TEST(ProcessPipeline, EveryPinAndShmModeDeliversEveryBatchIntact) {
+  const std::set<std::string> before = shared_memory_names();
+  for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
+    for (const Mode& mode : kModes) {
+      for (CopyMode copy : {CopyMode::sync, CopyMode::async}) {
+        PipelineConfig config = process_config(mode.pin, mode.shm, loop);
+        config.copy = copy;
+        SCOPED_TRACE(describe(config));
+        HostStepEngine engine(config);
+        Pipeline pipeline(config, engine);
+        for (int epoch = 0; epoch < 2; ++epoch) {  // the workers serve the next epoch too
+          const EpochResult result = pipeline.run_epoch();
+          EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+          EXPECT_EQ(result.completed, config.batches) << describe_result(result);
+          EXPECT_EQ(result.verified, config.batches) << describe_result(result);
+          EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+          EXPECT_FALSE(result.handoff_s.empty()) << "every received batch is a hand-off";
+          EXPECT_GT(result.worker_busy_s, 0) << "the workers' times cross with their batches";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(shared_memory_names(), before) << "a segment outlived its loop";
+}
+
+TEST(ProcessPipeline, WorkerProcessesDecodeTheRunsImages) {
+  // decode=cpu: each worker makes the run's image set again (the generated one here) and decodes
+  // its samples from it; what arrives must be what the worker checksummed.
+  PipelineConfig config = process_config(PinMode::pin_thread, ShmMode::fresh);
+  config.decode = DecodeMode::cpu;
+  config.tile = kDecodeTile;
+  config.batch_size = 2;
+  config.batches = 8;
+  const PipelineConfig run = with_decode_inputs(config);
+  HostStepEngine engine(run);
+  Pipeline pipeline(run, engine);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+  EXPECT_EQ(result.verified, run.batches);
+  EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+}
+
+TEST(ProcessPipeline, TheHandOffAndThePinCopyAreSeparateCostsAndSharedPinnedHasNoPinCopy) {
+  const auto run = [](PinMode pin, ShmMode shm) {
+    PipelineConfig config = process_config(pin, shm);
+    config.tile = 64;  // 48 KiB samples: copies long enough to measure
+    config.batch_size = 8;
+    HostStepEngine engine(config);
+    Pipeline pipeline(config, engine);
+    const EpochResult result = pipeline.run_epoch();
+    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    return result;
+  };
+  const EpochResult pinned_by_copy = run(PinMode::pin_thread, ShmMode::fresh);
+  EXPECT_GT(pinned_by_copy.pin_busy_s, 0);
+  EXPECT_GT(pinned_by_copy.handoff_busy_s, 0);
+  const EpochResult shared_pinned = run(PinMode::shared_pinned, ShmMode::reused);
+  EXPECT_EQ(shared_pinned.pin_busy_s, 0) << "the workers collate into the pinned ring itself";
+  EXPECT_GT(shared_pinned.handoff_busy_s, 0) << "a reply still crosses the socket";
+}
+
+TEST(ProcessPipeline, AKilledWorkerFailsTheEpochNamingItAndLeavesNoSegment) {
+  const std::set<std::string> before = shared_memory_names();
+  for (ShmMode shm : {ShmMode::fresh, ShmMode::reused}) {
+    PipelineConfig config = process_config(PinMode::none, shm);
+    config.watchdog = std::chrono::duration<double>(10);
+    SCOPED_TRACE(describe(config));
+    HostStepEngine engine(config);
+    const Pipeline* running = nullptr;
+    int killed = -1;
+    PipelineHooks hooks;
+    hooks.before_batch = [&](PipelineStage stage, std::uint64_t batch, const Cancellation&) {
+      if (stage == PipelineStage::step && batch == 5 && killed < 0) {
+        killed = running->worker_pid(1);
+        kill(killed, SIGKILL);
+      }
+    };
+    Pipeline pipeline(config, engine, hooks);
+    running = &pipeline;
+    const auto start = std::chrono::steady_clock::now();
+    const EpochResult result = pipeline.run_epoch();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(result.end, EpochEnd::failed) << describe_result(result);
+    std::string message;
+    try {
+      std::rethrow_exception(result.error);
+    } catch (const WorkerProcessDied& error) {
+      message = error.what();
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << "not a WorkerProcessDied: " << error.what();
+    }
+    EXPECT_NE(message.find("worker process 1 (pid " + std::to_string(killed) +
+                           ") was killed by signal 9"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("while it held batch"), std::string::npos) << message;
+    EXPECT_LT(elapsed, config.watchdog.count()) << "found before the watchdog would have fired";
+  }
+  EXPECT_EQ(shared_memory_names(), before) << "a segment outlived its loop";
+}
+
+// End to end: a worker process killed in the middle of a case fails that case naming the worker,
+// the other cases still run, h2dbench exits 1 and /dev/shm holds what it held before.
+TEST(ProcessPipeline, AWorkerKilledMidRunFailsItsCaseAndTheRunGoesOn) {
+  const std::set<std::string> before = shared_memory_names();
+  const std::string out = ::testing::TempDir() + "h2d_killed_worker.json";
+  std::remove(out.c_str());
+  int killed = 0;
+  const testing::ChildResult result = testing::signal_a_child_of_h2dbench(
+      {"run", "--preset", "quick", "--filter", "^host/pipeline/.*worker=process", "--out", out,
+       "--benchmark_min_time=1"},
+      "h2d_loader_worker", SIGKILL, &killed);
+  ASSERT_NE(killed, 0) << "no worker process appeared: " << result.output;
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("(pid " + std::to_string(killed) + ") was killed by signal 9"),
+            std::string::npos)
+      << result.output;
+  std::ifstream in(out);
+  ASSERT_TRUE(in.good()) << result.output;
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report.at("h2dbench").at("failed_cases").size(), 1u) << report.dump(2);
+  std::size_t measured = 0;
+  for (const auto& entry : report.at("benchmarks")) {
+    measured += entry.value("error_occurred", false) ? 0 : 1;
+  }
+  EXPECT_EQ(measured, 2u) << "the other two cases ran: " << report.dump(2);
+  EXPECT_EQ(shared_memory_names(), before) << "a segment outlived the run";
+}
+
+TEST(ProcessPipeline, ThePipelineVerdictNamesTheHandOffWhenItBinds) {
+  StageUtilization load;
+  load.worker_processes = true;
+  load.fresh_segments = true;
+  load.workers = 0.3;
+  load.handoff = 0.6;
+  load.pin = 0.3;
+  load.bus = 0.2;
+  load.step = 0.1;
+  const PipelineVerdict pinned = judge_pipeline(load);
+  EXPECT_EQ(pinned.bound_by, BoundBy::handoff) << pinned.reason;
+  EXPECT_NE(pinned.reason.find("pin=shared_pinned"), std::string::npos) << pinned.reason;
+  load.pin = 0;
+  const PipelineVerdict fresh = judge_pipeline(load);
+  EXPECT_EQ(fresh.bound_by, BoundBy::handoff) << fresh.reason;
+  EXPECT_NE(fresh.reason.find("shm=reused"), std::string::npos) << fresh.reason;
+  load.handoff = 0.1;
+  EXPECT_EQ(judge_pipeline(load).bound_by, BoundBy::cpu_workers);
+}
+
+TEST(ProcessPipeline, TooLittleSharedMemoryIsRefusedWithBothSizes) {
+  try {
+    require_shared_memory(std::numeric_limits<std::size_t>::max() / 2, "a test's ring");
+    FAIL() << "no machine has that much /dev/shm";
+  } catch (const SharedMemoryFull& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("a test's ring needs"), std::string::npos) << message;
+    EXPECT_NE(message.find("of /dev/shm and it has"), std::string::npos) << message;
+  }
+}
+
+TEST(ProcessPipeline, TheWorkerProgramNeverLinksTheCudaRuntime) {
+  // h2dbench calls cudaMemcpyAsync (the real runtime or the simulator's): the same search in the
+  // worker's program must come up empty, so no child can create a CUDA context.
+  const auto contains = [](const std::string& path, const std::string& text) {
+    std::ifstream file(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), {});
+    EXPECT_FALSE(bytes.empty()) << path;
+    return bytes.find(text) != std::string::npos;
+  };
+  EXPECT_TRUE(contains(testing::h2dbench_path(), "cudaMemcpyAsync"));
+  EXPECT_FALSE(contains(loader_worker_program(), "cudaMemcpyAsync"));
+  EXPECT_FALSE(contains(loader_worker_program(), "cudaSetDevice"));
+}
+
+}  // namespace
+}  // namespace h2d
