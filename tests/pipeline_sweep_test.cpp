@@ -56,6 +56,7 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
       std::set<std::pair<PinMode, CopyMode>> pin_copy;
       std::set<std::size_t> pin_threads;
       std::set<std::pair<PinMode, ShmMode>> process_modes;
+      bool packed = false;
       const auto configs = pipeline_sweep(Preset::standard, loop, host_only);
       for (const PipelineConfig& config : configs) {
         EXPECT_NO_THROW(validate(config));
@@ -73,6 +74,8 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
               parse_case_name(pipeline_case_name("pipeline/train", config, false));
           EXPECT_EQ(parsed.get("worker"), "process");
           EXPECT_EQ(parsed.get("shm"), std::string(to_string(config.shm)));
+          EXPECT_EQ(parsed.get("members"), config.packed_members ? "packed" : "");
+          packed = packed || config.packed_members;
         }
         if (config.pin_threads != 1) {
           const std::string name = pipeline_case_name("pipeline/train", config, false);
@@ -88,6 +91,7 @@ TEST(PipelineSweep, DefaultSweepsEveryAxisWithUniqueNames) {
       EXPECT_GE(sample.size(), 3u);
       EXPECT_EQ(pin_copy.size(), 7u) << "the thread loop's six, and shared_pinned async";
       EXPECT_EQ(process_modes.size(), 5u) << "none and pin_thread with both shm, shared_pinned";
+      EXPECT_TRUE(packed) << "a batch's members packed into one segment";
       EXPECT_LE(configs.size(), 36u);
     }
   }
@@ -135,6 +139,11 @@ TEST(PipelineSweep, WorkerProcessCombinationsThatCannotRunAreRefused) {
   EXPECT_NO_THROW(validate(config));
   config.shm = ShmMode::fresh;
   EXPECT_THROW(validate(config), std::invalid_argument) << "fresh segments are not a ring";
+  config.slots = 0;
+  config.packed_members = true;
+  EXPECT_NO_THROW(validate(config));
+  config.shm = ShmMode::reused;
+  EXPECT_THROW(validate(config), std::invalid_argument) << "a ring slot is one segment already";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // the one argument; it is not meant to be run by hand. It links the pure libraries only: no CUDA
 // runtime, so it cannot touch the GPU its parent drives.
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -16,5 +17,9 @@ int main(int argc, char** argv) {
                  "socket's descriptor as the one argument\n");
     return 2;
   }
+  // Ctrl-C in a terminal reaches the whole process group: h2dbench stops the case as interrupted
+  // and closes this worker's socket, which ends it. Dying of the SIGINT first would make the case
+  // look like a worker that crashed.
+  std::signal(SIGINT, SIG_IGN);
   return h2d::run_loader_worker(std::atoi(argv[1]));
 }

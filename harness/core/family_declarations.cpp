@@ -53,6 +53,7 @@ std::vector<AxisDeclaration> loop_axes() {
   return {strategy("workers"),
           strategy("worker", "thread"),
           strategy("shm", "fresh"),
+          strategy("members", "separate"),
           strategy("prefetch"),
           asking_pinned(strategy("pin", "none"), {"pin_thread", "pinned_ring", "shared_pinned"}),
           strategy("pin_threads", "1"),

@@ -460,9 +460,13 @@ class EpochRun {
   // pageable slot. nullopt when cancelled while waiting for that slot.
   std::optional<Ticket> take_over(std::size_t worker, LoaderPacket& packet,
                                   std::deque<std::uint64_t>& asked) {
-    std::vector<SharedSegment> members;  // images, ids: closed when taken over or refused
+    // images, ids (or the packed batch): closed when taken over or refused
+    const std::size_t expected = config_.packed_members ? 1 : 2;
+    std::vector<SharedSegment> members;
     for (std::size_t i = 0; i < packet.fds.size(); ++i) {
-      members.emplace_back(packet.fds[i], i == 0 ? layout_.images_bytes() : layout_.ids_bytes());
+      members.emplace_back(packet.fds[i], expected == 1 ? layout_.host_bytes()
+                                          : i == 0      ? layout_.images_bytes()
+                                                        : layout_.ids_bytes());
     }
     packet.fds.clear();
     const auto reply = header_as<BatchReply>(packet);
@@ -489,10 +493,9 @@ class EpochRun {
       ticket.slot = static_cast<std::size_t>(reply.slot);
       return ticket;
     }
-    if (members.size() != 2) {
-      throw std::runtime_error(
-          fmt::format("worker process {} sent batch {} in {} segments, not 2 (images, ids)", worker,
-                      reply.batch, members.size()));
+    if (members.size() != expected) {
+      throw std::runtime_error(fmt::format("worker process {} sent batch {} in {} segments, not {}",
+                                           worker, reply.batch, members.size(), expected));
     }
     board_.set(receiver_stage_, StageState::waiting_slot,
                fmt::format("batch {}: free slot in '{}'", reply.batch, pageable_pool_->name()));
@@ -502,7 +505,9 @@ class EpochRun {
     }
     AddressReservation& into = *processes_->mapping_slots[*slot];
     into.map_at(0, members[0]);
-    into.map_at(layout_.ids_offset(), members[1]);
+    if (members.size() > 1) {
+      into.map_at(layout_.ids_offset(), members[1]);
+    }
     ticket.slot = *slot;
     return ticket;
   }

@@ -22,6 +22,7 @@ struct LoaderStart {
   double sample_us = 0;
   std::uint32_t decode = 0;  // DecodeMode
   std::uint32_t shm = 0;     // ShmMode
+  std::uint32_t packed_members = 0;
   std::uint64_t slot_bytes = 0;
   char image_dir[1024] = {};  // --images, empty for the generated set
 };
@@ -35,7 +36,8 @@ struct BatchRequest {
   std::uint32_t verify = 0;  // take per-sample checksums
 };
 
-// Worker -> main: the batch is ready. shm=fresh: two descriptors ride along (images, ids). The
+// Worker -> main: the batch is ready. shm=fresh: two descriptors ride along (images, ids), or one
+// with packed members. The
 // per-sample checksums follow the header in the same message (verified batches). The times are
 // steady_clock's, which on Linux is CLOCK_MONOTONIC, one clock for every process of the machine.
 struct BatchReply {

@@ -35,6 +35,7 @@ PipelineConfig config_of(const LoaderStart& start) {
   config.sample_us = start.sample_us;
   config.decode = static_cast<DecodeMode>(start.decode);
   config.shm = static_cast<ShmMode>(start.shm);
+  config.packed_members = start.packed_members != 0;
   config.worker = WorkerKind::process;
   return config;
 }
@@ -86,8 +87,8 @@ class LoaderWorker {
   }
 
  private:
-  // The batch in shared memory: shm=fresh in two new segments (images, ids), which are returned
-  // to be sent; shm=reused in the ring slot the request names.
+  // The batch in shared memory: shm=fresh in two new segments (images, ids; one with packed
+  // members), which are returned to be sent; shm=reused in the ring slot the request names.
   std::vector<SharedSegment> produce(const BatchRequest& request,
                                      std::vector<std::uint64_t>& sums) {
     const SampleIds ids{request.first_sample, config_.batch_size};
@@ -96,7 +97,12 @@ class LoaderWorker {
     std::byte* id_words = nullptr;
     std::optional<SharedMapping> images_map;
     std::optional<SharedMapping> ids_map;
-    if (config_.shm == ShmMode::fresh) {
+    if (config_.shm == ShmMode::fresh && config_.packed_members) {
+      members.push_back(SharedSegment::create(layout_.host_bytes()));
+      images_map.emplace(members[0], /*populate=*/false);
+      images = images_map->data();
+      id_words = images + layout_.ids_offset();
+    } else if (config_.shm == ShmMode::fresh) {
       members.push_back(SharedSegment::create(layout_.images_bytes()));
       members.push_back(SharedSegment::create(layout_.ids_bytes()));
       // Not populated: the worker's collate pays the new pages' faults, as PyTorch's does.

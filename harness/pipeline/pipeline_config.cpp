@@ -76,6 +76,8 @@ void validate(const PipelineConfig& config) {
           "pin=shared_pinned is its pinned ring");
   require(config.pin != PinMode::shared_pinned || config.shm == ShmMode::reused,
           "pin=shared_pinned page-locks its slots once: it needs shm=reused");
+  require(!config.packed_members || (processes && config.shm == ShmMode::fresh),
+          "members=packed packs a batch into one fresh segment: it needs worker=process shm=fresh");
   require(!processes || config.slots == 0 ||
               (config.shm == ShmMode::reused && config.slots > config.workers * config.prefetch),
           "worker=process: slots sizes the shm=reused ring only, and above workers x prefetch "
@@ -98,7 +100,8 @@ std::string describe(const PipelineConfig& config) {
       to_string(config.loop), config.workers,
       config.worker == WorkerKind::thread
           ? ""
-          : fmt::format(" worker=process shm={}", to_string(config.shm)),
+          : fmt::format(" worker=process shm={}{}", to_string(config.shm),
+                        config.packed_members ? " members=packed" : ""),
       config.prefetch, to_string(config.pin),
       config.pin_threads == 1 ? "" : fmt::format(" pin_threads={}", config.pin_threads),
       to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,

@@ -63,7 +63,10 @@ struct PipelineConfig {
   std::size_t workers = 4;
   WorkerKind worker = WorkerKind::thread;
   ShmMode shm = ShmMode::fresh;  // worker=process only
-  std::size_t prefetch = 2;      // batches each queue may hold ahead of its consumer
+  // worker=process, shm=fresh: the batch's members (images, ids) cross in one segment instead of
+  // one segment each (rf-detr #1399 packed 114 tensors into 9 and loaded 1.25-1.67x faster)
+  bool packed_members = false;
+  std::size_t prefetch = 2;  // batches each queue may hold ahead of its consumer
   PinMode pin = PinMode::pinned_ring;
   // pin=pin_thread: threads that copy each batch into its pinned slot together. 1 is PyTorch's
   // pin thread; more make the pin hop a staging ring's team copy (docs/strategies.md says when

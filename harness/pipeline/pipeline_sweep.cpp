@@ -113,10 +113,14 @@ void add_process_cases(std::vector<PipelineConfig>& configs, const PipelineConfi
   if (preset == Preset::quick) {
     return;
   }
-  // The workers decoding real JPEGs, with pin_memory=True.
+  // The workers decoding real JPEGs, with pin_memory=True; and with the batch's members packed
+  // into one segment.
   PipelineConfig pinned = process;
   pinned.pin = PinMode::pin_thread;
   add_unique(configs, cpu_decode(pinned, preset, host_only));
+  PipelineConfig packed = pinned;
+  packed.packed_members = true;
+  add_unique(configs, packed);
   if (!host_only) {
     sweep_axis<std::size_t>(configs, pinned,
                             preset == Preset::full ? std::vector<std::size_t>{1, 2, 8, 16}
@@ -216,6 +220,9 @@ CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool w
   if (config.worker == WorkerKind::process) {  // absent for threads: older reports keep their names
     name.add("worker", std::string(to_string(config.worker)))
         .add("shm", std::string(to_string(config.shm)));
+    if (config.packed_members) {  // absent when each member crosses alone (PyTorch)
+      name.add("members", "packed");
+    }
   }
   name.add("prefetch", static_cast<long long>(config.prefetch))
       .add("pin", std::string(to_string(config.pin)));

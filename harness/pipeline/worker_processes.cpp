@@ -65,6 +65,7 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
   start.sample_us = config.sample_us;
   start.decode = static_cast<std::uint32_t>(config.decode);
   start.shm = static_cast<std::uint32_t>(config.shm);
+  start.packed_members = config.packed_members ? 1 : 0;
   start.slot_bytes = slot_bytes;
   if (config.decode == DecodeMode::cpu) {
     if (config.images != run_image_set()) {
