@@ -26,7 +26,7 @@ struct Child {
   std::string output_path;
 };
 
-Child spawn(const std::vector<std::string>& args) {
+Child spawn(const std::vector<std::string>& args, bool own_group = false) {
   char path_template[] = "/tmp/h2d_child_XXXXXX";
   const int fd = mkstemp(path_template);
   if (fd < 0) {
@@ -44,9 +44,17 @@ Child spawn(const std::vector<std::string>& args) {
     argv.push_back(word.data());
   }
   argv.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (own_group) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
   Child child;
   child.output_path = path_template;
-  const int rc = posix_spawn(&child.pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  const int rc =
+      posix_spawn(&child.pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(fd);
   if (rc != 0) {
@@ -142,14 +150,26 @@ ChildResult run_h2dbench(const std::vector<std::string>& args) {
   return wait_for(spawn(args));
 }
 
-ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms, int signals,
-                               int gap_ms) {
-  const Child child = spawn(args);
+// Waits (up to 60 s) until `child` catches SIGINT, then `delay_ms` more.
+void wait_until_it_catches_sigint(const Child& child, int delay_ms) {
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!catches(child.pid, SIGINT) && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+}
+
+ChildResult interrupt_h2dbench_group(const std::vector<std::string>& args, int delay_ms) {
+  const Child child = spawn(args, /*own_group=*/true);
+  wait_until_it_catches_sigint(child, delay_ms);
+  kill(-child.pid, SIGINT);
+  return wait_for(child);
+}
+
+ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms, int signals,
+                               int gap_ms) {
+  const Child child = spawn(args);
+  wait_until_it_catches_sigint(child, delay_ms);
   for (int i = 0; i < signals; ++i) {
     if (i > 0) {  // signals sent back to back merge into one while the first is pending
       std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));

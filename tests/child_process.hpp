@@ -23,6 +23,10 @@ ChildResult run_h2dbench(const std::vector<std::string>& args);
 ChildResult interrupt_h2dbench(const std::vector<std::string>& args, int delay_ms, int signals = 1,
                                int gap_ms = 0);
 
+// The same with h2dbench in a process group of its own, the SIGINT sent to the whole group, as a
+// terminal's Ctrl-C reaches every process of the foreground job (worker processes included).
+ChildResult interrupt_h2dbench_group(const std::vector<std::string>& args, int delay_ms);
+
 // Starts h2dbench_path() with `args`, waits (up to 60 s) for a process it started that runs
 // `program` (/proc's 15-character comm name), sends that process `signal_number`, and waits for
 // h2dbench to end. `signalled` gets the pid signalled (0 when none appeared).

@@ -22,9 +22,11 @@
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
+#include "harness/pipeline/worker_processes.hpp"
 #include "kernels/segment_checksum.cuh"
 #include "tests/gpu_test_support.hpp"
 #include "tests/pipeline_test_support.hpp"
+#include "tests/process_runner.hpp"
 
 namespace h2d {
 namespace {
@@ -99,6 +101,10 @@ TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
 // workers (h2d_loader_worker) never touch the device, the main process copies what they wrote.
 TEST(GpuPipeline, WorkerProcessesDeliverEveryBatchInEveryPinAndShmMode) {
   H2D_REQUIRE_GPU();
+  // The program this test's runtime (real or simulated) is linked into has the CUDA calls; the
+  // workers' program has none, so only this process can ever use the device.
+  ASSERT_TRUE(testing::file_contains(testing::h2dbench_path(), "cudaMemcpyAsync"));
+  ASSERT_FALSE(testing::file_contains(loader_worker_program(), "cudaMemcpyAsync"));
   const std::vector<std::pair<PinMode, ShmMode>> modes{{PinMode::none, ShmMode::fresh},
                                                        {PinMode::pin_thread, ShmMode::fresh},
                                                        {PinMode::none, ShmMode::reused},

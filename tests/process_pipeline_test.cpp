@@ -200,6 +200,20 @@ TEST(ProcessPipeline, AWorkerKilledMidRunFailsItsCaseAndTheRunGoesOn) {
   EXPECT_EQ(shared_memory_names(), before) << "a segment outlived the run";
 }
 
+// Ctrl-C in a terminal reaches the worker processes too: they ignore it, h2dbench ends the case as
+// interrupted (exit 130), not as a worker that died, and nothing is left in /dev/shm.
+TEST(ProcessPipeline, CtrlCToTheWholeProcessGroupInterruptsTheRun) {
+  const std::set<std::string> before = shared_memory_names();
+  const testing::ChildResult result = testing::interrupt_h2dbench_group(
+      {"run", "--preset", "quick", "--filter", "^host/pipeline/.*worker=process",
+       "--benchmark_min_time=20"},
+      1500);
+  EXPECT_EQ(result.exit_code, 130) << result.output;
+  EXPECT_NE(result.output.find("h2dbench: interrupted:"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("was killed by signal"), std::string::npos) << result.output;
+  EXPECT_EQ(shared_memory_names(), before) << "a segment outlived the run";
+}
+
 TEST(ProcessPipeline, ThePipelineVerdictNamesTheHandOffWhenItBinds) {
   StageUtilization load;
   load.worker_processes = true;
@@ -234,15 +248,9 @@ TEST(ProcessPipeline, TooLittleSharedMemorySkipsTheCaseWithBothSizes) {
 TEST(ProcessPipeline, TheWorkerProgramNeverLinksTheCudaRuntime) {
   // h2dbench calls cudaMemcpyAsync (the real runtime or the simulator's): the same search in the
   // worker's program must come up empty, so no child can create a CUDA context.
-  const auto contains = [](const std::string& path, const std::string& text) {
-    std::ifstream file(path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(file)), {});
-    EXPECT_FALSE(bytes.empty()) << path;
-    return bytes.find(text) != std::string::npos;
-  };
-  EXPECT_TRUE(contains(testing::h2dbench_path(), "cudaMemcpyAsync"));
-  EXPECT_FALSE(contains(loader_worker_program(), "cudaMemcpyAsync"));
-  EXPECT_FALSE(contains(loader_worker_program(), "cudaSetDevice"));
+  EXPECT_TRUE(testing::file_contains(testing::h2dbench_path(), "cudaMemcpyAsync"));
+  EXPECT_FALSE(testing::file_contains(loader_worker_program(), "cudaMemcpyAsync"));
+  EXPECT_FALSE(testing::file_contains(loader_worker_program(), "cudaSetDevice"));
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "tests/process_runner.hpp"
 
+#include <iterator>
+
+#include <fstream>
+
 #include <sys/wait.h>
 
 #include <array>
@@ -33,6 +37,15 @@ std::string from_environment(const char* name, const char* built) {
   return value != nullptr && *value != '\0' ? value : built;
 }
 }  // namespace
+
+bool file_contains(const std::string& path, const std::string& text) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    throw std::runtime_error("cannot read " + path);
+  }
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  return bytes.find(text) != std::string::npos;
+}
 
 std::string h2dbench_path() {
   return from_environment("H2D_BINARY", H2D_BINARY_PATH);

@@ -17,6 +17,8 @@ ProcessResult run_process(const std::string& command_line);
 // the h2dbench executable ($H2D_BINARY), the source tree for fixtures, plots and scripts
 // ($H2D_SOURCE_DIR), the NVTX recorder library ($H2D_NVTX_RECORDER).
 std::string h2dbench_path();
+// Whether the file at `path` holds the bytes `text` (a symbol name in a program, say).
+bool file_contains(const std::string& path, const std::string& text);
 std::string source_dir();
 std::string nvtx_recorder_path();
 
