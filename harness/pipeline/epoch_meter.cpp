@@ -42,8 +42,17 @@ void EpochMeter::pin_busy(Clock::time_point from, Clock::time_point to) {
   pin_busy_.emplace_back(from, to);
 }
 
-void EpochMeter::handoff(Clock::time_point from, Clock::time_point to) {
-  handoffs_.emplace_back(from, to);
+void EpochMeter::handoff(Interval receiving, Interval mapping) {
+  handoffs_.push_back(receiving);
+  double seconds = seconds_between(receiving.first, receiving.second);
+  Clock::time_point end = receiving.second;
+  if (mapping.second > mapping.first) {
+    handoffs_.push_back(mapping);
+    seconds += seconds_between(mapping.first, mapping.second);
+    end = mapping.second;
+  }
+  handoff_spans_.emplace_back(receiving.first, end);
+  handoff_s_.push_back(seconds);
 }
 
 void EpochMeter::host_wait(Clock::time_point from, Clock::time_point to) {
@@ -78,9 +87,10 @@ void EpochMeter::write_to(EpochResult& result, bool window_has_batches) {
     }
     result.pin_busy_s = busy_within(pin_busy_, window_start_, last_completion_);
     result.handoff_busy_s = busy_within(handoffs_, window_start_, last_completion_);
-    for (const auto& [from, to] : handoffs_) {
-      if (from >= window_start_ && to <= last_completion_) {
-        result.handoff_s.push_back(seconds_between(from, to));
+    for (std::size_t i = 0; i < handoff_spans_.size(); ++i) {
+      if (handoff_spans_[i].first >= window_start_ &&
+          handoff_spans_[i].second <= last_completion_) {
+        result.handoff_s.push_back(handoff_s_[i]);
       }
     }
   }

@@ -25,8 +25,11 @@ class EpochMeter {
   void start(Clock::time_point now);
   void worker_busy(std::size_t worker, Clock::time_point from, Clock::time_point to);
   void pin_busy(Clock::time_point from, Clock::time_point to);
-  // worker=process: the main process received, mapped and touched one batch from `from` to `to`.
-  void handoff(Clock::time_point from, Clock::time_point to);
+  using Interval = std::pair<Clock::time_point, Clock::time_point>;
+  // worker=process: the main process received one batch over `receiving` and mapped (and touched)
+  // it over `mapping` (empty with reused segments); the wait for a slot between them is no part of
+  // the hand-off.
+  void handoff(Interval receiving, Interval mapping);
   // A measured step waited from `from` to `to` for its batch.
   void host_wait(Clock::time_point from, Clock::time_point to);
   // A step completed at `now`; a measured one (after warm-up) adds its copy, compute and bytes.
@@ -42,11 +45,11 @@ class EpochMeter {
   void write_to(EpochResult& result, bool window_has_batches);
 
  private:
-  using Interval = std::pair<Clock::time_point, Clock::time_point>;
-
   std::vector<std::vector<Interval>> worker_busy_;  // [worker]
   std::vector<Interval> pin_busy_;
-  std::vector<Interval> handoffs_;
+  std::vector<Interval> handoffs_;       // receives and maps, for the busy share
+  std::vector<Interval> handoff_spans_;  // per batch: receive start, map end (the window's)
+  std::vector<double> handoff_s_;        // per batch: receive + map
   Clock::time_point last_completion_;
   Clock::time_point window_start_;
   double longest_gap_s_ = 0;

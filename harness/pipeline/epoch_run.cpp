@@ -364,37 +364,58 @@ class EpochRun {
   // touched), pins it with pin=pin_thread and queues it for the step.
   void receiver_loop() {
     nvtx_name_this_thread("receiver");
+    asked_.assign(processes_->workers->size(), {});
+    try {
+      receive_all();
+    } catch (...) {
+      note_unanswered();
+      throw;
+    }
+    note_unanswered();
+  }
+
+  // An epoch that ended early leaves batches asked of the workers, whose replies would reach the
+  // next epoch's receiver: the loader says so, and the next epoch refuses to start.
+  void note_unanswered() {
+    for (const auto& batches : asked_) {
+      processes_->unanswered += batches.size();
+    }
+  }
+
+  // Asks the worker of batch next_ask_ for it (with shm=reused, into a free slot of ours). False
+  // when cancelled while waiting for the slot.
+  bool ask_next() {
+    if (next_ask_ >= config_.batches) {
+      return true;
+    }
+    WorkerProcesses& workers = *processes_->workers;
+    const auto worker = static_cast<std::size_t>(next_ask_ % workers.size());
+    BatchRequest request;
+    request.batch = next_ask_;
+    request.first_sample = ids_.first_sample;
+    request.verify = config_.verifies(next_ask_) ? 1 : 0;
+    if (config_.shm == ShmMode::reused) {
+      board_.set(receiver_stage_, StageState::waiting_slot,
+                 fmt::format("batch {}: free slot in '{}'", next_ask_, worker_pool().name()));
+      const std::optional<std::size_t> slot = worker_pool().acquire();
+      if (!slot) {
+        return false;
+      }
+      request.slot = *slot;
+    }
+    try {
+      send_packet(workers.socket(worker), &request, sizeof request);
+    } catch (const std::system_error&) {  // EPIPE: the worker is gone
+      throw worker_died(worker, next_ask_);
+    }
+    asked_[worker].push_back(next_ask_);
+    ++next_ask_;
+    return true;
+  }
+
+  void receive_all() {
     WorkerProcesses& workers = *processes_->workers;
     const std::size_t count = workers.size();
-    std::vector<std::deque<std::uint64_t>> asked(count);  // per worker, oldest first
-    std::uint64_t next = 0;
-    const auto ask_next = [&] {
-      if (next >= config_.batches) {
-        return true;
-      }
-      const std::size_t worker = static_cast<std::size_t>(next % count);
-      BatchRequest request;
-      request.batch = next;
-      request.first_sample = ids_.first_sample;
-      request.verify = config_.verifies(next) ? 1 : 0;
-      if (config_.shm == ShmMode::reused) {  // the worker writes into a slot of ours
-        board_.set(receiver_stage_, StageState::waiting_slot,
-                   fmt::format("batch {}: free slot in '{}'", next, worker_pool().name()));
-        const std::optional<std::size_t> slot = worker_pool().acquire();
-        if (!slot) {
-          return false;
-        }
-        request.slot = *slot;
-      }
-      try {
-        send_packet(workers.socket(worker), &request, sizeof request);
-      } catch (const std::system_error&) {  // EPIPE: the worker is gone
-        throw worker_died(worker, asked[worker]);
-      }
-      asked[worker].push_back(next);
-      ++next;
-      return true;
-    };
     for (std::size_t i = 0; i < count * config_.prefetch; ++i) {
       if (!ask_next()) {
         return;
@@ -409,7 +430,7 @@ class EpochRun {
     while (received < config_.batches && !cancel_.cancelled()) {
       board_.set(receiver_stage_, StageState::waiting_input,
                  fmt::format("waiting for the worker processes ({} batches asked, {} received)",
-                             next, received));
+                             next_ask_, received));
       const int ready = poll(sockets.data(), sockets.size(), /*timeout ms=*/50);
       if (ready < 0 && errno != EINTR) {
         throw std::system_error(errno, std::generic_category(), "poll on the worker sockets");
@@ -420,17 +441,12 @@ class EpochRun {
         }
         const Clock::time_point start = Clock::now();
         if (!receive_packet(workers.socket(worker), sizeof(BatchReply), packet)) {
-          throw WorkerProcessDied(
-              fmt::format("{}{}", workers.describe_end(worker),
-                          asked[worker].empty()
-                              ? std::string()
-                              : fmt::format(" while it held batch {}", asked[worker].front())));
+          throw worker_died(worker);
         }
-        std::optional<Ticket> ticket = take_over(worker, packet, asked[worker]);
+        std::optional<Ticket> ticket = take_over(worker, packet, {start, Clock::now()});
         if (!ticket) {
           return;
         }
-        meter_.handoff(start, Clock::now());
         ++received;
         if (!ask_next()) {
           return;
@@ -449,17 +465,26 @@ class EpochRun {
     ready_.close();
   }
 
-  // How `worker` ended, and the batch it was working on.
-  WorkerProcessDied worker_died(std::size_t worker, const std::deque<std::uint64_t>& asked) {
-    return WorkerProcessDied(fmt::format(
-        "{}{}", processes_->workers->describe_end(worker),
-        asked.empty() ? std::string() : fmt::format(" while it held batch {}", asked.front())));
+  // How `worker` ended, and the batch it was working on (or, found gone when asked for one,
+  // that batch).
+  WorkerProcessDied worker_died(std::size_t worker,
+                                std::optional<std::uint64_t> asking = std::nullopt) {
+    const std::deque<std::uint64_t>& asked = asked_[worker];
+    std::string batch = " (it held no batch)";
+    if (!asked.empty()) {
+      batch = fmt::format(" while it held batch {}", asked.front());
+    } else if (asking) {
+      batch = fmt::format(" (found gone when asked for batch {})", *asking);
+    }
+    return WorkerProcessDied(processes_->workers->describe_end(worker) + batch);
   }
 
-  // The reply in `packet` from `worker` as a ticket: shm=fresh maps its segments into a free
-  // pageable slot. nullopt when cancelled while waiting for that slot.
+  // The reply in `packet` from `worker`, received over `receiving`, as a ticket: shm=fresh maps
+  // its segments into a free pageable slot. The hand-off is the receive and the map, not the wait
+  // for the slot. nullopt when cancelled while waiting for that slot.
   std::optional<Ticket> take_over(std::size_t worker, LoaderPacket& packet,
-                                  std::deque<std::uint64_t>& asked) {
+                                  EpochMeter::Interval receiving) {
+    std::deque<std::uint64_t>& asked = asked_[worker];
     // images, ids (or the packed batch): closed when taken over or refused
     const std::size_t expected = config_.packed_members ? 1 : 2;
     std::vector<SharedSegment> members;
@@ -491,6 +516,7 @@ class EpochRun {
     ticket.bus_bytes = layout_.host_bytes();
     if (config_.shm == ShmMode::reused) {
       ticket.slot = static_cast<std::size_t>(reply.slot);
+      meter_.handoff(receiving, {});
       return ticket;
     }
     if (members.size() != expected) {
@@ -503,11 +529,13 @@ class EpochRun {
     if (!slot) {
       return std::nullopt;
     }
+    const Clock::time_point map_start = Clock::now();
     AddressReservation& into = *processes_->mapping_slots[*slot];
     into.map_at(0, members[0]);
     if (members.size() > 1) {
       into.map_at(layout_.ids_offset(), members[1]);
     }
+    meter_.handoff(receiving, {map_start, Clock::now()});
     ticket.slot = *slot;
     return ticket;
   }
@@ -659,6 +687,10 @@ class EpochRun {
   Watchdog* watchdog_ = nullptr;
 
   std::atomic<std::uint64_t> next_batch_{0};
+  // worker=process, the receiving thread's: the next batch to ask for, and per worker the batches
+  // asked and not yet received, oldest first
+  std::uint64_t next_ask_ = 0;
+  std::vector<std::deque<std::uint64_t>> asked_;
   std::atomic<std::size_t> workers_left_;
   std::atomic<std::size_t> completed_{0};
 

@@ -1,6 +1,7 @@
 #include "harness/pipeline/pipeline.hpp"
 
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 #include "harness/pipeline/epoch_run.hpp"
@@ -77,6 +78,11 @@ int Pipeline::worker_pid(std::size_t index) const {
 }
 
 EpochResult Pipeline::run_epoch() {
+  if (processes_ && processes_->unanswered > 0) {
+    throw std::logic_error(
+        "an earlier epoch ended early with batches still asked of the worker processes: a new "
+        "Pipeline starts them afresh");
+  }
   const std::uint64_t first_sample = epochs_ * config_.batches * config_.batch_size;
   ++epochs_;
   return run_pipeline_epoch(config_, engine_, hooks_, pageable_, ring_, processes_.get(),

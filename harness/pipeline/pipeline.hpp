@@ -85,7 +85,8 @@ class Pipeline {
   ~Pipeline();
 
   // Runs config.batches batches (new sample ids each epoch). Never throws for what happens in
-  // the stages: the result says how it ended.
+  // the stages: the result says how it ended. With worker processes, throws std::logic_error
+  // after an epoch that ended early (batches asked of the workers are still on their way).
   EpochResult run_epoch();
 
   std::size_t pageable_slots() const { return pageable_.size(); }

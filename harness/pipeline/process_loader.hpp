@@ -20,6 +20,9 @@ struct ProcessLoader {
   std::vector<std::unique_ptr<AddressReservation>> mapping_slots;  // shm=fresh, one per slot
   std::vector<SharedSegment> ring;                                 // shm=reused, one per slot
   std::unique_ptr<WorkerProcesses> workers;
+  // Batches asked of the workers by an epoch that ended early and never received: their replies
+  // are still on the way, so no further epoch can run on these workers.
+  std::size_t unanswered = 0;
 };
 
 // Makes the slots (into `pageable`, or `ring` for shared_pinned; pin=pin_thread's pinned ring from
