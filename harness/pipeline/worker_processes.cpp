@@ -87,7 +87,11 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
     for (std::size_t i = 0; i < config.workers; ++i) {
       spawn(program, i);
       start.worker = i;
-      send_packet(workers_.back().socket, &start, sizeof start, {}, ring_fds);
+      try {
+        send_packet(workers_.back().socket, &start, sizeof start, {}, ring_fds);
+      } catch (const std::system_error&) {  // EPIPE: it ended before its start arrived
+        throw WorkerProcessDied(describe_end(i) + " before it started");
+      }
     }
   } catch (...) {
     stop_all();
