@@ -230,14 +230,17 @@ TEST(ProcessPipeline, AWorkerKilledMidRunFailsItsCaseAndTheRunGoesOn) {
 // interrupted (exit 130), not as a worker that died, and nothing is left in /dev/shm.
 TEST(ProcessPipeline, CtrlCToTheWholeProcessGroupInterruptsTheRun) {
   const std::set<std::string> before = stale_segment_names();
+  // --out: a run without one writes its report into results/, which holds real machines' only.
+  const std::string out = ::testing::TempDir() + "h2d_interrupted_group.json";
   const testing::ChildResult result = testing::interrupt_h2dbench_group(
-      {"run", "--preset", "quick", "--filter", "^host/pipeline/.*worker=process",
+      {"run", "--preset", "quick", "--filter", "^host/pipeline/.*worker=process", "--out", out,
        "--benchmark_min_time=20"},
       1500);
   EXPECT_EQ(result.exit_code, 130) << result.output;
   EXPECT_NE(result.output.find("h2dbench: interrupted:"), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("was killed by signal"), std::string::npos) << result.output;
   EXPECT_TRUE(new_stale_names(before).empty()) << "a segment outlived the run";
+  std::remove(out.c_str());
 }
 
 TEST(ProcessPipeline, ThePipelineVerdictNamesTheHandOffWhenItBinds) {

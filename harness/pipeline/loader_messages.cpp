@@ -16,6 +16,34 @@ constexpr std::size_t kMaxFds = 250;
 
 }  // namespace
 
+LoaderStart loader_start(const PipelineConfig& config, std::size_t slot_bytes) {
+  LoaderStart start;
+  start.seed = config.seed;
+  start.channels = config.channels;
+  start.tile = config.tile;
+  start.batch_size = config.batch_size;
+  start.sample_us = config.sample_us;
+  start.decode = static_cast<std::uint32_t>(config.decode);
+  start.shm = static_cast<std::uint32_t>(config.shm);
+  start.packed_members = config.packed_members ? 1 : 0;
+  start.slot_bytes = slot_bytes;
+  return start;
+}
+
+PipelineConfig config_of(const LoaderStart& start) {
+  PipelineConfig config;
+  config.seed = start.seed;
+  config.channels = start.channels;
+  config.tile = start.tile;
+  config.batch_size = start.batch_size;
+  config.sample_us = start.sample_us;
+  config.decode = static_cast<DecodeMode>(start.decode);
+  config.shm = static_cast<ShmMode>(start.shm);
+  config.packed_members = start.packed_members != 0;
+  config.worker = WorkerKind::process;
+  return config;
+}
+
 void send_packet(int socket, const void* header, std::size_t header_bytes,
                  const std::vector<std::uint64_t>& words, const std::vector<int>& fds) {
   if (fds.size() > kMaxFds || words.size() > kLoaderMaxWords) {

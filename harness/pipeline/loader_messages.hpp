@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/pipeline/pipeline_config.hpp"
+
 namespace h2d {
 
 // What the main process and a loader worker process say to each other over their Unix socket
@@ -26,6 +28,11 @@ struct LoaderStart {
   std::uint64_t slot_bytes = 0;
   char image_dir[1024] = {};  // --images, empty for the generated set
 };
+
+// The settings of `config` a worker needs, both ways: written into a start by the main process,
+// read back by the worker (worker=process). The image folder and slot size are set apart.
+LoaderStart loader_start(const PipelineConfig& config, std::size_t slot_bytes);
+PipelineConfig config_of(const LoaderStart& start);
 
 // Main -> worker: produce batch `batch` (sample ids from first_sample + batch x batch_size);
 // with shm=reused into ring slot `slot`.

@@ -26,20 +26,6 @@ std::int64_t nanoseconds(Clock::time_point at) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
 }
 
-PipelineConfig config_of(const LoaderStart& start) {
-  PipelineConfig config;
-  config.seed = start.seed;
-  config.channels = start.channels;
-  config.tile = start.tile;
-  config.batch_size = start.batch_size;
-  config.sample_us = start.sample_us;
-  config.decode = static_cast<DecodeMode>(start.decode);
-  config.shm = static_cast<ShmMode>(start.shm);
-  config.packed_members = start.packed_members != 0;
-  config.worker = WorkerKind::process;
-  return config;
-}
-
 class LoaderWorker {
  public:
   LoaderWorker(int socket, const LoaderStart& start, std::vector<int> ring_fds)

@@ -57,16 +57,7 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
         "and bundled with h2dbench)",
         program));
   }
-  LoaderStart start;
-  start.seed = config.seed;
-  start.channels = config.channels;
-  start.tile = config.tile;
-  start.batch_size = config.batch_size;
-  start.sample_us = config.sample_us;
-  start.decode = static_cast<std::uint32_t>(config.decode);
-  start.shm = static_cast<std::uint32_t>(config.shm);
-  start.packed_members = config.packed_members ? 1 : 0;
-  start.slot_bytes = slot_bytes;
+  LoaderStart start = loader_start(config, slot_bytes);
   if (config.decode == DecodeMode::cpu) {
     if (config.images != run_image_set()) {
       throw std::invalid_argument(
