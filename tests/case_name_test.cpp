@@ -66,7 +66,7 @@ TEST(DeclaredCaseName, RefusesAKeyItsFamilyDoesNotDeclare) {
 // A family that built a name without its declaration fails when its cases are listed, not after
 // a run whose report could not then say what its cases mean.
 TEST(DeclaredCaseName, ACaseWithoutItsDeclarationIsRefusedWhenBuilt) {
-  const auto run = [](benchmark::State&) {};
+  const auto run = [](benchmark::State&, const CaseContext&) {};
   EXPECT_THROW(make_case(CaseName("h2d/memory").add("dir", "h2d"), {}, run), std::logic_error);
   const BenchmarkCase built =
       make_case(CaseName(declared_family("h2d/memory")).add("dir", "h2d"), {}, run);

@@ -27,8 +27,7 @@ void run_three_repetitions_the_last_skipped() {
   static int calls = 0;
   static BenchmarkCase bench_case;
   bench_case.name = "test/skip_third";
-  bench_case.manual_time = false;
-  bench_case.body = [](benchmark::State& state) {
+  bench_case.body = [](benchmark::State& state, const CaseContext&) {
     if (++calls > 2) {
       throw CaseSkipped("gone before its loop");
     }
@@ -36,8 +35,9 @@ void run_three_repetitions_the_last_skipped() {
       benchmark::DoNotOptimize(calls);
     }
   };
-  benchmark::RegisterBenchmark(bench_case.name.c_str(),
-                               [](benchmark::State& state) { run_case(bench_case, state); })
+  benchmark::RegisterBenchmark(
+      bench_case.name.c_str(),
+      [](benchmark::State& state) { run_case(bench_case, CaseContext{}, state); })
       ->Iterations(5)
       ->Repetitions(3);
   SilentReporter reporter;

@@ -109,7 +109,8 @@ TEST(MultiFamilies, ASkippedCaseIsRecordedWithItsReason) {
   selection.cases.push_back(skipped_case("multi/test/gpus=several", "needs two GPUs; one here"));
   RunOptions options;
   options.preset = Preset::quick;
-  const nlohmann::json report = run_selection(selection, options, "h2d_tests");
+  const nlohmann::json report =
+      run_selection(selection, options, case_context(options), "h2d_tests");
   ASSERT_EQ(report["benchmarks"].size(), 1u);
   EXPECT_EQ(report["benchmarks"][0]["error_occurred"], true);
   EXPECT_EQ(report["benchmarks"][0]["error_message"], "needs two GPUs; one here");

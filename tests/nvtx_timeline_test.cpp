@@ -99,7 +99,7 @@ TEST(NvtxTimeline, ProfileModeRunsEveryCaseOnceWithFixedIterations) {
   }
   for (const auto& entry : run.report["benchmarks"]) {
     EXPECT_EQ(entry["run_type"], "iteration") << "profile mode has no repetitions";
-    EXPECT_EQ(entry["iterations"], h2d::kProfileIterations) << entry["run_name"];
+    EXPECT_EQ(entry["measurements"], h2d::kProfileIterations) << entry["run_name"];
     EXPECT_EQ(case_ranges[entry["run_name"].get<std::string>()], 1)
         << entry["run_name"] << ": one body call, so one case range";
   }

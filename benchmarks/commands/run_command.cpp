@@ -10,6 +10,7 @@
 #include "benchmarks/commands/suite.hpp"
 #include "harness/cli/output_lock.hpp"
 #include "harness/cli/run_options.hpp"
+#include "harness/cli/run_progress.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/latch_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
@@ -131,6 +132,18 @@ void print_image_set(const ImageSet& set) {
   }
 }
 
+// Before the measuring starts: how long the run can take at most, from the stopping rule's cap.
+void announce_duration(std::size_t cases, const StoppingRule& rule) {
+  if (rule.exact_measurements > 0) {
+    return;  // profile mode said its own line
+  }
+  fmt::print(
+      "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
+      "measurements) or for {:g} s at most: at most {} of measuring, plus each case's setup\n",
+      cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
+      rule.cap_seconds(), rough_duration(static_cast<double>(cases) * rule.cap_seconds()));
+}
+
 int run_command(const std::vector<std::string>& args, const std::string& program) {
   RunContext context;
   context.options = parse_run_options(args, /*listing=*/false);
@@ -200,9 +213,12 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   announce_devices(plan);
   context.latches = decide_run_latches(plan, context.options.profile);
+  const CaseContext case_context = h2d::case_context(context.options);
+  context.stopping_rule = case_context.stopping_rule;
+  announce_duration(selection.cases.size(), case_context.stopping_rule);
   nvtx_name_this_thread("h2dbench main");
   if (context.options.profile) {
-    fmt::print("h2dbench: profile mode: {} iterations per case, no repetitions\n",
+    fmt::print("h2dbench: profile mode: {} measurements per case, no repetitions\n",
                kProfileIterations);
   }
   std::optional<RunTrace> trace;
@@ -213,7 +229,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
 
   const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
-  nlohmann::json report = run_selection(selection, context.options, program);
+  nlohmann::json report = run_selection(selection, context.options, case_context, program);
   context.outcomes = case_outcomes();
   report["h2dbench"] = context_to_json(context);
   report["h2dbench"]["run"]["profile"] = context.options.profile;

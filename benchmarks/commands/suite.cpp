@@ -18,11 +18,6 @@
 namespace h2d {
 namespace {
 
-bool has_flag(const std::vector<std::string>& flags, const std::string& name) {
-  return std::any_of(flags.begin(), flags.end(),
-                     [&](const std::string& flag) { return flag.rfind(name, 0) == 0; });
-}
-
 // Google Benchmark appends "/manual_time" to the names of manually timed cases, and
 // "/iterations:N" or "/min_time:T" to those with per-benchmark settings; the report keeps the
 // names exactly as the families built them, so reports and NVTX ranges agree.
@@ -77,28 +72,15 @@ RunPlan make_preview_plan(const RunOptions& options) {
   return plan;
 }
 
-double preset_min_time_s(Preset preset) {
-  switch (preset) {
-    case Preset::quick:
-      return 0.02;
-    case Preset::standard:
-      return 0.1;
-    case Preset::full:
-      return 0.25;
+CaseContext case_context(const RunOptions& options) {
+  CaseContext context;
+  context.stopping_rule = preset_stopping_rule(options.preset);
+  if (options.profile) {
+    context.stopping_rule.exact_measurements = kProfileIterations;
+  } else if (const auto min_time = benchmark_flag(options.benchmark_flags, "min_time")) {
+    context.stopping_rule.min_seconds = min_time_seconds(*min_time);
   }
-  return 0.1;
-}
-
-int preset_repetitions(Preset preset) {
-  switch (preset) {
-    case Preset::quick:
-      return 1;
-    case Preset::standard:
-      return 3;
-    case Preset::full:
-      return 5;
-  }
-  return 1;
+  return context;
 }
 
 SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
@@ -122,20 +104,12 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
 }
 
 nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
-                             const std::string& program) {
-  // The preset's measuring time and repetitions go in as flags, not per-benchmark settings, so
-  // case names stay as we built them (per-benchmark settings append "/min_time:..." to names).
+                             const CaseContext& context, const std::string& program) {
+  // The stopping rule (case_context) decides how long a case measures, so Google Benchmark is given
+  // no minimum time; --benchmark_repetitions goes through for whoever wants its aggregates.
   std::vector<std::string> words{program};
-  const bool takes_suffix = benchmark_takes_seconds_suffix();
-  const auto user_min_time = benchmark_flag(options.benchmark_flags, "min_time");
-  words.push_back(min_time_flag(
-      user_min_time.value_or(fmt::format("{}", preset_min_time_s(options.preset))), takes_suffix));
-  if (!options.profile && !has_flag(options.benchmark_flags, "--benchmark_repetitions") &&
-      preset_repetitions(options.preset) > 1) {
-    words.push_back(fmt::format("--benchmark_repetitions={}", preset_repetitions(options.preset)));
-  }
   for (const std::string& flag : options.benchmark_flags) {
-    // select_cases applied the filter; the minimum time went in above, spelled for this library.
+    // select_cases applied the filter; the minimum time went into the stopping rule.
     if (flag.rfind("--benchmark_filter", 0) != 0 && flag.rfind("--benchmark_min_time=", 0) != 0) {
       words.push_back(flag);
     }
@@ -153,18 +127,14 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   benchmark::ClearRegisteredBenchmarks();
   clear_case_outcomes();
   for (const BenchmarkCase& bench_case : selection.cases) {
-    auto* registered = benchmark::RegisterBenchmark(
+    // One body call a repetition, which measures until its stopping rule says so (MeasurementLoop):
+    // no sizing runs, and each case's setup is done once.
+    benchmark::RegisterBenchmark(
         bench_case.name.c_str(),
-        [&bench_case](benchmark::State& state) { run_case(bench_case, state); });
-    registered->Unit(benchmark::kMicrosecond);
-    if (bench_case.manual_time) {
-      registered->UseManualTime();
-    }
-    if (options.profile) {
-      registered->Iterations(kProfileIterations);  // one body call: one timeline entry per case
-    } else if (bench_case.min_time_s > 0) {
-      registered->MinTime(bench_case.min_time_s);
-    }
+        [&bench_case, context](benchmark::State& state) { run_case(bench_case, context, state); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseManualTime()
+        ->Iterations(1);
   }
 
   const std::string colour = benchmark_flag(options.benchmark_flags, "color").value_or("auto");

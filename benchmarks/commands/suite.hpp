@@ -32,23 +32,23 @@ struct SuiteSelection {
 SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
                             const std::string& benchmark_filter = {});
 
-// Registers the selection with Google Benchmark (manual time, the preset's minimum time and
-// repetitions unless the user's --benchmark_* flags say otherwise), runs it with the console
-// table on stdout, and returns Google Benchmark's JSON document.
+// Registers the selection with Google Benchmark (manual time, one body call per case and
+// repetition, handed `context`: its MeasurementLoop decides how long it measures), runs it with the
+// console table on stdout, and returns Google Benchmark's JSON document.
 nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
-                             const std::string& program);
+                             const CaseContext& context, const std::string& program);
 
 // What each case means, from its family's declaration: `axes` on every entry of a selected case
 // ({"workload": {...}, "strategy": {...}}) and the declarations of the run's families in
 // h2dbench.declarations, so readers of the report need no table of their own.
 void add_declarations(nlohmann::json& report, const SuiteSelection& selection);
 
-// Profile mode (--profile, --trace): every case runs this many iterations, once, so a profiler's
-// timeline shows the steady state without growing large.
+// Profile mode (--profile, --trace): every case takes this many measurements, once, so a
+// profiler's timeline shows the steady state without growing large.
 constexpr int kProfileIterations = 3;
 
-// The preset's minimum measuring time per case and repetitions.
-double preset_min_time_s(Preset preset);
-int preset_repetitions(Preset preset);
+// What every case of a run with `options` is handed: the preset's stopping rule, at least
+// --benchmark_min_time of measuring, exactly kProfileIterations measurements in profile mode.
+CaseContext case_context(const RunOptions& options);
 
 }  // namespace h2d

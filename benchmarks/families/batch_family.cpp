@@ -24,6 +24,7 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/host/host_copy.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -45,7 +46,7 @@ bool is_pinned(const void* pointer) {
   return actual_kind(pointer) == ActualKind::pinned;
 }
 
-void run_batch_case(const BatchCase& c, benchmark::State& state) {
+void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
   const LayoutPlan layout = plan_layout(c.layout, SampleShape{}, sent_members(c.task), c.batch);
   const TransferPlan transfer = plan_transfer(layout, c.policy);
@@ -91,12 +92,13 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
 
   SampleSeries series;
   std::size_t batches = 0;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const std::size_t slot = batches++ % staging.slots();
     Stopwatch watch;
     const double host_prep = run_batch(slot, latched ? &latch : nullptr);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     const double h2d = elapsed_ms(start, h2d_done) / 1e3;
     series.add("batch", seconds);
     series.add("host_prep", host_prep);
@@ -130,8 +132,7 @@ void run_batch_case(const BatchCase& c, benchmark::State& state) {
   state.counters["pinned_bytes"] = static_cast<double>(transfer.pinned_bytes);
   state.counters["payload_bytes"] = static_cast<double>(layout.payload_bytes);
   state.counters["latched"] = latched ? 1 : 0;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(layout.payload_bytes));
+  state.SetBytesProcessed(static_cast<std::int64_t>(layout.payload_bytes));
 }
 
 std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {

@@ -41,6 +41,7 @@
 #include "harness/decode/tile_group.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -94,7 +95,7 @@ std::vector<std::uint8_t> copy_to_host(const DeviceBuffer& from, std::size_t byt
   return to;
 }
 
-void run_decode_case(const DecodeCase& c, benchmark::State& state) {
+void run_decode_case(const DecodeCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "images and buffers");
   // First, so a build or a GPU without nvJPEG (or its hardware engine) skips before allocating.
@@ -217,11 +218,12 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state) {
   setup.reset();
 
   SampleSeries series;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const Stopwatch watch;
     const double host_decode = run_batch(latched ? &latch : nullptr);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     const double to_device = elapsed_ms(start, arrived) / 1e3;
     series.add("batch", seconds);
     series.add("GB_per_s", gb_per_s(static_cast<double>(bus_bytes), seconds));

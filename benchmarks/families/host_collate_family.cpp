@@ -19,6 +19,7 @@
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -40,7 +41,7 @@ constexpr CollateTarget kTargets[] = {
 };
 
 void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t batch,
-                      benchmark::State& state) {
+                      benchmark::State& state, const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   const LayoutPlan layout =
       plan_layout(layout_kind, SampleShape{}, sent_members(BatchTask::train), batch);
@@ -53,12 +54,13 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
   SampleSeries series;
   std::size_t batches = 0;
   std::size_t slot = 0;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     slot = batches++ % staging.slots();
     Stopwatch watch;
     staging.prepare(samples, slot);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     series.add("batch", seconds);
   }
 

@@ -22,6 +22,7 @@
 #include "harness/decode/run_images.hpp"
 #include "harness/decode/team_decode.hpp"
 #include "harness/decode/tile_group.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -30,7 +31,8 @@ namespace h2d {
 namespace {
 
 void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement placement,
-                          std::size_t threads, benchmark::State& state) {
+                          std::size_t threads, benchmark::State& state,
+                          const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "image set and buffers");
   const std::shared_ptr<const ImageSet> set = run_image_set();
   const std::vector<const JpegImage*> images = group_images(*set, group);
@@ -59,13 +61,14 @@ void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement pl
   SampleSeries series;
   double busy_s = 0;
   std::size_t decodes = 0;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange range(NvtxCategory::compute, "decode on the CPU",
                     static_cast<std::size_t>(rgb_bytes));
     const Stopwatch watch;
     busy_s += team.decode(images, outputs, speed);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     series.add("batch", seconds);
     decodes += images.size();
   }

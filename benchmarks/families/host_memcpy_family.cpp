@@ -17,6 +17,7 @@
 #include "harness/host/fresh_pages.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -46,7 +47,8 @@ void verify_copy(const void* data, std::size_t bytes) {
                   "copied data");
 }
 
-void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& state) {
+void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& state,
+                     const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, bytes);
   HostBuffer destination(HostKind::pageable, bytes);
@@ -56,12 +58,13 @@ void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& s
   setup.reset();
 
   CopySamples samples(bytes, 1);
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange stage(NvtxCategory::stage, "memcpy", bytes);
     Stopwatch watch;
     team_memcpy(team, destination.data(), source.data(), bytes);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     samples.add({seconds, seconds});
   }
   verify_copy(destination.data(), bytes);
@@ -70,7 +73,8 @@ void run_memcpy_case(std::size_t bytes, std::size_t threads, benchmark::State& s
 
 // Copy into memory that is new every iteration (page faults included) or reused (already
 // faulted in): the gap is what collating into fresh batches costs.
-void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state) {
+void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state,
+                          const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, bytes);
   fill_pattern(source.data(), bytes, kHostMemcpySeed);
@@ -84,7 +88,8 @@ void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state
   CopySamples samples(bytes, 1);
   long faults = 0;
   std::optional<FreshPages> last;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange collate(NvtxCategory::collate, fresh ? "copy into fresh pages" : "copy into reused",
                       bytes);
     const long faults_before = minor_page_faults();
@@ -100,7 +105,7 @@ void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state
     std::memcpy(destination, source.data(), bytes);
     const double seconds = watch.seconds();
     faults += minor_page_faults() - faults_before;
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     samples.add({seconds, seconds});
     if (fresh) {
       last = std::move(target);  // the previous batch is unmapped after the stopwatch stopped
@@ -109,7 +114,7 @@ void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state
   verify_copy(fresh ? last->data() : reused->data(), bytes);
   samples.write_counters(state);
   state.counters["page_faults_per_MiB"] = static_cast<double>(faults) /
-                                          static_cast<double>(state.iterations()) /
+                                          static_cast<double>(loop.measurements()) /
                                           (static_cast<double>(bytes) / static_cast<double>(MiB));
 }
 

@@ -19,6 +19,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -28,7 +29,8 @@ namespace {
 
 constexpr std::uint64_t kHostNormalizeSeed = 0x484F53544E4F524Dull;  // "HOSTNORM"
 
-void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State& state) {
+void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State& state,
+                        const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   const SampleShape shape;
   const ChannelStats stats = imagenet_stats();
@@ -44,12 +46,13 @@ void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State
   setup.reset();
 
   SampleSeries series;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange range(NvtxCategory::compute, "normalize on the CPU", normalized.size());
     Stopwatch watch;
     normalize_batch(team, in, out, batch, shape, params);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     series.add("batch", seconds);
   }
 

@@ -15,11 +15,12 @@
 namespace h2d {
 namespace {
 
-void run_host_pipeline_case(const PipelineConfig& config, benchmark::State& state) {
+void run_host_pipeline_case(const PipelineConfig& config, benchmark::State& state,
+                            const CaseContext& context) {
   PipelineConfig run = config;
   run.watchdog = watchdog_timeout();
   HostStepEngine engine(run);
-  run_pipeline_case(run, engine, /*host_only=*/true, state);
+  run_pipeline_case(run, engine, /*host_only=*/true, state, context.stopping_rule);
 }
 
 std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {

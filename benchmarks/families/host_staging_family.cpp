@@ -19,6 +19,7 @@
 #include "harness/host/ring_schedule.hpp"
 #include "harness/host/ring_tuner.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/strategy_grids.hpp"
 #include "harness/strategy/tuned_ring.hpp"
 #include "harness/suite/case_builder.hpp"
@@ -72,16 +73,18 @@ class HostRing {
 };
 
 // The timed passes and the check that the chunks the ring filled add up to the source.
-void measure_ring(HostRing& ring, const HostBuffer& source, benchmark::State& state) {
+void measure_ring(HostRing& ring, const HostBuffer& source, benchmark::State& state,
+                  const StoppingRule& rule) {
   const std::size_t bytes = source.size();
   ring.pass(source.data(), bytes);  // warm-up
   CopySamples samples(bytes, 1);
-  for (auto _ : state) {
+  MeasurementLoop loop(state, rule);
+  for (auto _ : loop) {
     NvtxRange range(NvtxCategory::stage, "ring fill", bytes);
     Stopwatch watch;
     ring.pass(source.data(), bytes);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     samples.add({seconds, seconds});
   }
   {
@@ -107,14 +110,16 @@ HostBuffer filled_source(std::size_t bytes) {
   return source;
 }
 
-void run_host_staging_case(const HostStagingPoint& point, benchmark::State& state) {
+void run_host_staging_case(const HostStagingPoint& point, benchmark::State& state,
+                           const CaseContext& context) {
   const HostBuffer source = filled_source(point.bytes);
   HostRing ring(point.chunk_bytes * point.depth, {point.chunk_bytes, point.depth, point.threads});
-  measure_ring(ring, source, state);
+  measure_ring(ring, source, state, context.stopping_rule);
 }
 
 // The shape chosen by the search h2d/staging's tuned ring makes, with the same space and budget.
-void run_tuned_host_staging_case(std::size_t bytes, benchmark::State& state) {
+void run_tuned_host_staging_case(std::size_t bytes, benchmark::State& state,
+                                 const CaseContext& context) {
   const HostBuffer source = filled_source(bytes);
   const RingCalibration calibration;
   const RingSearchSpace space = calibration_space(bytes, usable_cores(), calibration);
@@ -126,7 +131,7 @@ void run_tuned_host_staging_case(std::size_t bytes, benchmark::State& state) {
         space, calibration, [&](const RingShape& shape) { ring.reshape(shape); },
         [&] { ring.pass(source.data(), space.bytes); });
   }
-  measure_ring(ring, source, state);
+  measure_ring(ring, source, state, context.stopping_rule);
   write_tuning_counters(tuning, state);
 }
 

@@ -17,6 +17,7 @@
 #include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -36,7 +37,7 @@ struct MemoryCase {
 
 constexpr std::uint64_t kMemorySeed = 0x4832444D454D4F52ull;  // "H2DMEMOR"
 
-void run_memory_case(const MemoryCase& c, benchmark::State& state) {
+void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
   const int copies = copies_per_measurement(c.bytes);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
@@ -53,18 +54,18 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state) {
 
   const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind) && latches_enabled();
   CopySamples samples(c.bytes, copies);
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const CopyTiming timing = c.mode == ApiMode::sync ? time_sync(job)
                               : latched ? time_latched_async(job, latch, stream, start, stop)
                                         : time_unlatched_async(job, stream);
-    state.SetIterationTime(timing.seconds);
+    loop.record(timing.seconds);
     samples.add(timing);
   }
 
   copy.verify();
   samples.write_counters(state);
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
-                          static_cast<std::int64_t>(c.bytes));
+  state.SetBytesProcessed(static_cast<std::int64_t>(copies) * static_cast<std::int64_t>(c.bytes));
   // What CUDA says the host memory is: a kind that claims to be pinned and is not shows here.
   state.counters["host_pinned"] = actual_kind(host.data()) == ActualKind::pinned ? 1 : 0;
   state.counters["latched"] = latched ? 1 : 0;

@@ -23,6 +23,7 @@
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/latch.hpp"
 #include "harness/cuda/local_pinned_buffer.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
@@ -52,7 +53,8 @@ struct GpuSide {
   Stream stream;
 };
 
-void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
+void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
+                         const CaseContext& context) {
   const Topology& topology = run_topology();
   const int copies = copies_per_concurrent_window(c.bytes);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate, place and fill");
@@ -85,9 +87,10 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
   std::vector<double> aggregate;
   std::vector<double> windows;
   std::vector<std::vector<double>> per_gpu(c.devices.size());
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const ConcurrentTiming timing = rig.measure();
-    state.SetIterationTime(timing.window_seconds);
+    loop.record(timing.window_seconds);
     windows.push_back(timing.window_seconds);
     aggregate.push_back(
         gb_per_s(per_gpu_bytes * static_cast<double>(c.devices.size()), timing.window_seconds));
@@ -111,7 +114,6 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
   const SampleStats rate = summarize(aggregate);
   state.counters["GB_per_s"] = rate.median;  // all GPUs together, one host-clock window
   state.counters["cv_pct"] = rate.cv * 100;
-  write_interval_counters(state, median_interval(aggregate));
   state.counters["window_us"] = summarize(windows).median * 1e6;
   double sum_of_gpus = 0;
   for (std::size_t i = 0; i < c.devices.size(); ++i) {
@@ -127,8 +129,7 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state) {
   state.counters["numa_local"] = all_local ? 1 : 0;
   state.counters["warmup_windows"] = static_cast<double>(rig.windows() - aggregate.size());
   state.counters["latched"] = latches_enabled() ? 1 : 0;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
-                          static_cast<std::int64_t>(c.bytes) *
+  state.SetBytesProcessed(copies * static_cast<std::int64_t>(c.bytes) *
                           static_cast<std::int64_t>(c.devices.size()));
 }
 

@@ -18,6 +18,7 @@
 #include "harness/cuda/numa_host_buffer.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/suite/family.hpp"
@@ -37,7 +38,7 @@ struct NumaCase {
   std::size_t bytes = 0;
 };
 
-void run_numa_case(const NumaCase& c, benchmark::State& state) {
+void run_numa_case(const NumaCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
   const int copies = copies_per_measurement(c.bytes);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup,
@@ -54,15 +55,15 @@ void run_numa_case(const NumaCase& c, benchmark::State& state) {
   setup.reset();
 
   CopySamples samples(c.bytes, copies);
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const CopyTiming timing = time_latched_async(job, latch, stream, start, stop);
-    state.SetIterationTime(timing.seconds);
+    loop.record(timing.seconds);
     samples.add(timing);
   }
   copy.verify();
   samples.write_counters(state);
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
-                          static_cast<std::int64_t>(c.bytes));
+  state.SetBytesProcessed(copies * static_cast<std::int64_t>(c.bytes));
 }
 
 std::string placement(int gpu_node, int memory_node) {

@@ -36,6 +36,7 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream.hpp"
 #include "harness/host/chunk_plan.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/case_skip.hpp"
@@ -89,17 +90,15 @@ void write_counters(benchmark::State& state, const std::vector<double>& rates,
   const SampleStats rate = summarize(rates);
   state.counters["GB_per_s"] = rate.median;
   state.counters["cv_pct"] = rate.cv * 100;
-  write_interval_counters(state, median_interval(rates));
   state.counters["window_us"] = summarize(windows).median * 1e6;
   state.counters["batch_bytes"] = static_cast<double>(c.batch);
   state.counters["copies_per_measurement"] = copies;
   state.counters["numa_local"] = numa_local ? 1 : 0;
   state.counters["latched"] = latched ? 1 : 0;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * copies *
-                          static_cast<std::int64_t>(c.batch));
+  state.SetBytesProcessed(copies * static_cast<std::int64_t>(c.batch));
 }
 
-void run_direct(const ScatterCase& c, benchmark::State& state) {
+void run_direct(const ScatterCase& c, benchmark::State& state, const CaseContext& context) {
   const int copies = copies_per_concurrent_window(c.batch);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   const Batch batch(c, run_topology());
@@ -124,9 +123,10 @@ void run_direct(const ScatterCase& c, benchmark::State& state) {
 
   std::vector<double> rates;
   std::vector<double> windows;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const ConcurrentTiming timing = rig.measure();
-    state.SetIterationTime(timing.window_seconds);
+    loop.record(timing.window_seconds);
     windows.push_back(timing.window_seconds);
     rates.push_back(gb_per_s(static_cast<double>(c.batch) * copies, timing.window_seconds));
   }
@@ -254,7 +254,7 @@ class ViaFirstGpu {
   bool latched_ = false;
 };
 
-void run_via_first_gpu(const ScatterCase& c, benchmark::State& state) {
+void run_via_first_gpu(const ScatterCase& c, benchmark::State& state, const CaseContext& context) {
   const int copies = copies_per_concurrent_window(c.batch);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   const Batch batch(c, run_topology());
@@ -265,10 +265,11 @@ void run_via_first_gpu(const ScatterCase& c, benchmark::State& state) {
 
   std::vector<double> rates;
   std::vector<double> windows;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange range(NvtxCategory::copy, "scatter via GPU 0", c.batch * copies);
     const double seconds = route.measure();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     windows.push_back(seconds);
     rates.push_back(gb_per_s(static_cast<double>(c.batch) * copies, seconds));
   }

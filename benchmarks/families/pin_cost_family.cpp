@@ -25,6 +25,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/pinned_cache.hpp"
 #include "harness/strategy/staged_copy.hpp"
 #include "harness/strategy/strategy_grids.hpp"
@@ -85,7 +86,7 @@ void verify_page_locked(std::byte* data, std::size_t bytes, int device) {
                   "data copied from the page-locked memory");
 }
 
-void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
+void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "prepare");
   H2D_CUDA_CHECK(cudaFree(nullptr));  // the context exists before anything is timed
@@ -103,7 +104,8 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
 
   std::vector<double> pin_seconds;
   std::vector<double> unpin_seconds;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange pin(NvtxCategory::pin, op_name(c.op), block);
     Stopwatch watch;
     switch (c.op) {
@@ -140,7 +142,7 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
         break;
       }
     }
-    state.SetIterationTime(pin_seconds.back());
+    loop.record(pin_seconds.back());
   }
 
   // Outside timing: one more of the same, checked for what it must be.
@@ -166,8 +168,7 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
                                             format_bytes(buffer.size()), format_bytes(c.bytes)));
       }
       verify_page_locked(buffer.data(), c.bytes, c.device);
-      if (c.op == PinOp::cache_hit &&
-          warm_cache.hits() != static_cast<std::size_t>(state.iterations()) + 1) {
+      if (c.op == PinOp::cache_hit && warm_cache.hits() != loop.measurements() + 1) {
         throw VerificationError("the warm cache pinned again instead of reusing its block");
       }
       break;
@@ -180,7 +181,6 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state) {
   const SampleStats pin = summarize(pin_seconds);
   state.counters["pin_us"] = pin.median * 1e6;
   state.counters["cv_pct"] = pin.cv * 100;
-  write_interval_counters(state, median_interval(pin_seconds));
   state.counters["bytes"] = static_cast<double>(c.bytes);
   if (c.op != PinOp::cache_hit) {
     // Pinning throughput: how fast this way of page-locking covers memory.

@@ -19,12 +19,13 @@
 namespace h2d {
 namespace {
 
-void run_gpu_pipeline_case(const PipelineConfig& config, int device, benchmark::State& state) {
+void run_gpu_pipeline_case(const PipelineConfig& config, int device, benchmark::State& state,
+                           const CaseContext& context) {
   PipelineConfig run = config;
   run.watchdog = watchdog_timeout();
   ScopedDevice on(device);
   GpuStepEngine engine(device, run);
-  run_pipeline_case(run, engine, /*host_only=*/false, state);
+  run_pipeline_case(run, engine, /*host_only=*/false, state, context.stopping_rule);
 }
 
 std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {

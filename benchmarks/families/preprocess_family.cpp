@@ -31,6 +31,7 @@
 #include "harness/host/normalize.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -51,7 +52,8 @@ struct PreprocessCase {
   std::size_t threads = 1;
 };
 
-void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
+void run_preprocess_case(const PreprocessCase& c, benchmark::State& state,
+                         const CaseContext& context) {
   ScopedDevice on(c.device);
   const SampleShape shape;
   const ChannelStats stats = imagenet_stats();
@@ -125,11 +127,12 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state) {
   setup.reset();
 
   SampleSeries series;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     Stopwatch watch;
     const double host_prep = run_batch(latched ? &latch : nullptr);
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     const double copy = elapsed_ms(start, h2d_done) / 1e3;
     series.add("batch", seconds);
     series.add("host_prep", host_prep);

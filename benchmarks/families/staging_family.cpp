@@ -30,6 +30,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/bounce_ring.hpp"
 #include "harness/strategy/staged_copy.hpp"
 #include "harness/strategy/strategy_grids.hpp"
@@ -110,7 +111,7 @@ double pinned_reference_gb_per_s(const StagingCase& c, const DeviceBuffer& devic
   return gb_per_s(static_cast<double>(c.bytes), summarize(seconds).median);
 }
 
-void run_staging_case(const StagingCase& c, benchmark::State& state) {
+void run_staging_case(const StagingCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   HostBuffer source(HostKind::pageable, c.bytes);
@@ -180,12 +181,13 @@ void run_staging_case(const StagingCase& c, benchmark::State& state) {
 
   CopySamples samples(c.bytes, 1);
   double strategy_seconds = 0;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     NvtxRange range(NvtxCategory::copy, strategy_name(c.strategy), c.bytes);
     Stopwatch watch;
     run_strategy();
     const double seconds = watch.seconds();
-    state.SetIterationTime(seconds);
+    loop.record(seconds);
     samples.add({seconds, seconds});
     strategy_seconds += seconds;
   }

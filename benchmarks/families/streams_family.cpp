@@ -24,6 +24,7 @@
 #include "harness/cuda/latched_streams.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/host/chunk_plan.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/strategy_grids.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -124,7 +125,7 @@ struct StreamsRig {
   LatchedStreams lanes;
 };
 
-void run_streams_case(const StreamsCase& c, benchmark::State& state) {
+void run_streams_case(const StreamsCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.gpu.ordinal);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate, fill, calibrate");
   StreamsRig rig(c);
@@ -146,9 +147,10 @@ void run_streams_case(const StreamsCase& c, benchmark::State& state) {
 
   CopySamples samples(c.bytes, 1);
   std::vector<double> overlapped;
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const CopyTiming timing = rig.lanes.time([&] { rig.enqueue(plan, phases, busy_ns); });
-    state.SetIterationTime(timing.seconds);
+    loop.record(timing.seconds);
     samples.add(timing);
     overlapped.push_back(timing.seconds);
   }

@@ -19,6 +19,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/latched_streams.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/strategy_grids.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -36,7 +37,8 @@ struct ZeroCopyCase {
   std::size_t bytes = 0;
 };
 
-void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state) {
+void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state,
+                        const CaseContext& context) {
   ScopedDevice on(c.device);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   // Both page-locked, so both paths are async and can be latched.
@@ -86,9 +88,10 @@ void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state) {
   setup.reset();
 
   CopySamples samples(c.bytes, reads);
-  for (auto _ : state) {
+  MeasurementLoop loop(state, context.stopping_rule);
+  for (auto _ : loop) {
     const CopyTiming timing = measure();
-    state.SetIterationTime(timing.seconds);
+    loop.record(timing.seconds);
     samples.add(timing);
   }
   samples.write_counters(state);

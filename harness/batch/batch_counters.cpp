@@ -10,7 +10,6 @@ void write_batch_counters(benchmark::State& state, const SampleSeries& series,
   state.counters["batch_ms"] = batch.median * 1e3;
   state.counters["cv_pct"] = batch.cv * 100;
   state.counters["samples_per_s"] = static_cast<double>(batch_size) / batch.median;
-  write_interval_counters(state, series.interval("batch"));
 }
 
 }  // namespace h2d

@@ -204,17 +204,15 @@ void check_benchmark_flags(const std::vector<std::string>& flags) {
   }
 }
 
-bool benchmark_takes_seconds_suffix() {
-#ifdef H2D_BENCHMARK_MIN_TIME_SUFFIX
-  return true;
-#else
-  return false;
-#endif
-}
-
-std::string min_time_flag(const std::string& seconds, bool takes_suffix) {
-  const std::string number = without_seconds_suffix(seconds);
-  return "--benchmark_min_time=" + number + (takes_suffix ? "s" : "");
+double min_time_seconds(const std::string& value) {
+  const auto seconds = whole_double(without_seconds_suffix(value));
+  if (!seconds || *seconds <= 0) {
+    throw UsageError(
+        fmt::format("'--benchmark_min_time={}': use a number of seconds above 0, such "
+                    "as 0.5 or 0.5s",
+                    value));
+  }
+  return *seconds;
 }
 
 bool benchmark_filter_matches(const std::string& filter, const std::string& name) {

@@ -24,14 +24,9 @@ std::optional<std::string> benchmark_flag(const std::vector<std::string>& flags,
 // Throws std::invalid_argument for anything else.
 bool parse_benchmark_bool(const std::string& value);
 
-// Whether this build's Google Benchmark (1.8 and later; found at build time) reads
-// --benchmark_min_time as "0.5s". It still takes a bare number, but warns once per case; 1.7 takes
-// only the bare number and refuses "0.5s".
-bool benchmark_takes_seconds_suffix();
-
-// --benchmark_min_time=<seconds> spelled for a Google Benchmark that takes the "s" suffix or not;
-// `seconds` may come with or without it ("0.02", "0.02s"), so users may write either.
-std::string min_time_flag(const std::string& seconds, bool takes_suffix);
+// The seconds of a --benchmark_min_time value ("0.5" or Google Benchmark 1.8's "0.5s"): the least
+// each case measures (StoppingRule::min_seconds). Throws UsageError for anything else.
+double min_time_seconds(const std::string& value);
 
 // --benchmark_filter's regular expression matches `name`; a leading '-' negates it, as in Google
 // Benchmark. An empty filter matches everything.

@@ -29,13 +29,6 @@ void CopySamples::write_counters(benchmark::State& state) const {
   state.counters["host_block_us"] = summarize(host_block_seconds_).median / copies_ * 1e6;
   state.counters["bytes"] = static_cast<double>(bytes_);
   state.counters["copies_per_measurement"] = copies_;
-  write_interval_counters(state, median_interval(bandwidth));
-}
-
-void write_interval_counters(benchmark::State& state, const MedianInterval& interval) {
-  for (const auto& [name, value] : interval_counters(interval)) {
-    state.counters[name] = value;
-  }
 }
 
 }  // namespace h2d

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/core/median_interval.hpp"
 #include "harness/cuda/copy_timing.hpp"
 
 namespace h2d {
@@ -28,8 +27,5 @@ class CopySamples {
   std::vector<double> seconds_;
   std::vector<double> host_block_seconds_;
 };
-
-// The interval_counters of `interval` (rel_ci_pct, measurements), written as the case's counters.
-void write_interval_counters(benchmark::State& state, const MedianInterval& interval);
 
 }  // namespace h2d

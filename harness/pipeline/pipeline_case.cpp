@@ -7,11 +7,11 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_skipped.hpp"
-#include "harness/core/median_interval.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/verification.hpp"
 #include "harness/decode/run_images.hpp"
+#include "harness/measure/measurement_loop.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
 
 namespace h2d {
@@ -93,20 +93,16 @@ PipelineConfig with_decode_inputs(const PipelineConfig& config) {
 }
 
 void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bool host_only,
-                       benchmark::State& state) {
+                       benchmark::State& state, const StoppingRule& rule) {
   const PipelineConfig config = with_decode_inputs(case_config);
   Pipeline pipeline(config, engine);
   EpochResult sum;
-  std::vector<double> epoch_rates;  // samples a second of each epoch: the measurements
-  for (auto _ : state) {
+  MeasurementLoop loop(state, rule);
+  for (auto _ : loop) {
     const EpochResult epoch = pipeline.run_epoch();
     throw_unless_clean(epoch);
-    state.SetIterationTime(epoch.window_s);
+    loop.record(epoch.window_s);
     add_epoch(sum, epoch);
-    epoch_rates.push_back(epoch.window_s > 0
-                              ? static_cast<double>(epoch.measured * config.batch_size) /
-                                    epoch.window_s
-                              : 0);
   }
 
   const double window = sum.window_s;
@@ -123,9 +119,6 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
     state.counters["workers_to_keep_up"] = static_cast<double>(verdict.workers_to_keep_up);
   }
   state.counters["samples_per_s"] = static_cast<double>(sum.measured * config.batch_size) / window;
-  for (const auto& [name, counter] : interval_counters(median_interval(epoch_rates))) {
-    state.counters[name] = counter;
-  }
   state.counters["gpu_busy_pct"] = load.step * 100;
   state.counters["bus_busy_pct"] = load.bus * 100;
   state.counters["worker_busy_pct"] = load.workers * 100;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "harness/core/stopping_rule.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
@@ -37,7 +38,8 @@ PipelineConfig with_decode_inputs(const PipelineConfig& config);
 // also workers_to_keep_up (see PipelineVerdict); with decode=gpu the label starts "decode on the
 // GPU (nvJPEG ...)", GB_per_s and bus_bytes_per_sample count the JPEG bytes and ids that crossed,
 // and the bus share is their copy and decode together.
+// Measures epochs in a MeasurementLoop under `rule`.
 void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
-                       benchmark::State& state);
+                       benchmark::State& state, const StoppingRule& rule);
 
 }  // namespace h2d

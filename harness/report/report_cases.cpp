@@ -89,8 +89,13 @@ std::optional<double> ReportCase::find_median(const std::string& metric) const {
 
 std::optional<double> ReportCase::noise_pct(const std::string& metric) const {
   std::optional<double> noise = find_median("cv_pct");
-  const auto iterations = find_median("iterations");
-  if (iterations && *iterations < 2) {
+  // The samples behind cv_pct: the case's measurements (since the stopping rule, Google
+  // Benchmark's iterations is 1 for every case), else, in older reports, its iterations.
+  auto samples = find_median("measurements");
+  if (!samples) {
+    samples = find_median("iterations");
+  }
+  if (samples && *samples < 2) {
     noise.reset();  // one sample in the run: its cv of 0 says nothing
   }
   const auto found = values.find(metric);

@@ -11,6 +11,7 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/core/stop_signal.hpp"
+#include "harness/core/stopping_rule.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/ring_reading.hpp"
 #include "harness/report/simulated_report.hpp"
@@ -405,6 +406,40 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
   return notes;
 }
 
+// The cases whose measuring stopped before their median was known within the run's target (a
+// time or count cap, Ctrl-C): their figures carry a wider interval (rel_ci_pct) than the rest.
+std::optional<std::string> noisy_note(const std::vector<ReportCase>& cases,
+                                      const nlohmann::json& report) {
+  std::vector<std::string> noisy;
+  std::size_t measured = 0;
+  for (const ReportCase& c : cases) {
+    const auto stopped_by = c.find_median("stopped_by");
+    if (!stopped_by) {
+      continue;  // a report from before the stopping rule, or a case that did not measure
+    }
+    ++measured;
+    if (const auto reason = stop_reason_from_counter(*stopped_by); reason && is_noisy(*reason)) {
+      noisy.push_back(
+          fmt::format("{} (+-{:.1f}%)", c.name, c.find_median("rel_ci_pct").value_or(0)));
+    }
+  }
+  if (noisy.empty()) {
+    return std::nullopt;
+  }
+  const nlohmann::json& rule =
+      member_or_empty(member_or_empty(member_or_empty(report, "h2dbench"), "run"), "stopping_rule");
+  const double target = number_or(rule, "target_rel_ci_pct", 1.0);
+  const double cap = number_or(rule, "max_seconds", 0.0);
+  std::string names;
+  for (std::size_t i = 0; i < noisy.size() && i < 3; ++i) {
+    names += (i == 0 ? "" : ", ") + noisy[i];
+  }
+  return fmt::format(
+      "{} of {} cases stopped at their {:g} s cap before their median was known within {:g}% "
+      "(noisy; rel_ci_pct says how well): {}{}",
+      noisy.size(), measured, cap, target, names, noisy.size() > 3 ? ", ..." : "");
+}
+
 }  // namespace
 
 RunSummary summarize_report(const nlohmann::json& report) {
@@ -424,6 +459,9 @@ RunSummary summarize_report(const nlohmann::json& report) {
         found == trace_findings.end() ? std::vector<std::string>{} : found->second));
   }
   summary.notes = context_notes(report);
+  if (auto note = noisy_note(cases, report)) {
+    summary.notes.push_back(std::move(*note));
+  }
   return summary;
 }
 

@@ -21,8 +21,8 @@ namespace h2d {
 // several-GPU runs cannot mix up the same case on two.
 CaseName case_name_on(const std::string& family, const RunPlan& plan, const DeviceInfo& gpu);
 
-// The case called `name` whose body calls run(settings..., state), on copies of `settings` taken
-// now: a family's loop variables change after the case is built, its body runs much later.
+// The case called `name` whose body calls run(settings..., state, context), on copies of `settings`
+// taken now: a family's loop variables change after the case is built, its body runs much later.
 // `params` are the numeric parameters also written as counters.
 template <typename Run, typename... Settings>
 BenchmarkCase make_case(const CaseName& name, std::map<std::string, double> params, Run run,
@@ -36,7 +36,9 @@ BenchmarkCase make_case(const CaseName& name, std::map<std::string, double> para
   bench_case.name = name.str();
   bench_case.declared_name = name;
   bench_case.params = std::move(params);
-  bench_case.body = [run, settings...](benchmark::State& state) { run(settings..., state); };
+  bench_case.body = [run, settings...](benchmark::State& state, const CaseContext& context) {
+    run(settings..., state, context);
+  };
   return bench_case;
 }
 

@@ -106,7 +106,8 @@ std::pair<ProblemKind, std::string> classify_current_exception() {
 
 }  // namespace
 
-void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
+void run_case(const BenchmarkCase& bench_case, const CaseContext& context,
+              benchmark::State& state) {
   if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
     end_case(ProblemKind::interrupted, bench_case.name, kInterruptedBeforeCase, state);
     return;
@@ -118,7 +119,7 @@ void run_case(const BenchmarkCase& bench_case, benchmark::State& state) {
   }
   NvtxRange range(NvtxCategory::bench_case, bench_case.name);
   try {
-    bench_case.body(state);
+    bench_case.body(state, context);
     for (const auto& [key, value] : bench_case.params) {
       state.counters[key] = value;
     }

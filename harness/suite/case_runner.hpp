@@ -41,7 +41,7 @@ struct CaseOutcomes {
 // A sticky CUDA error (is_sticky_cuda_error) fails its case and prints one line saying so; every
 // GPU case after it is skipped with that reason, host cases still run. With latches off for the
 // run (latches_enabled()), every case reports latched=0.
-void run_case(const BenchmarkCase& bench_case, benchmark::State& state);
+void run_case(const BenchmarkCase& bench_case, const CaseContext& context, benchmark::State& state);
 
 // The first sticky CUDA error of this process ("" before one): the GPU is unusable from then on.
 std::string sticky_cuda_error();

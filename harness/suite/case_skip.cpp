@@ -5,7 +5,7 @@ namespace h2d {
 BenchmarkCase skipped_case(const std::string& name, const std::string& reason) {
   BenchmarkCase bench_case;
   bench_case.name = name;
-  bench_case.body = [reason](benchmark::State&) { throw CaseSkipped(reason); };
+  bench_case.body = [reason](benchmark::State&, const CaseContext&) { throw CaseSkipped(reason); };
   return bench_case;
 }
 

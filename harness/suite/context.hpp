@@ -9,6 +9,7 @@
 #include "harness/core/device_info.hpp"
 #include "harness/core/host_info.hpp"
 #include "harness/core/latch_policy.hpp"
+#include "harness/core/stopping_rule.hpp"
 #include "harness/report/skipped_families.hpp"
 #include "harness/suite/case_runner.hpp"
 
@@ -25,7 +26,8 @@ struct RunContext {
   std::string started_utc;  // ISO 8601
   // CUDA_DEVICE_MAX_CONNECTIONS in effect (kernels/latch.cu sets 32 unless the user set it).
   std::string device_max_connections;
-  LatchDecision latches;  // whether cases were timed behind latches, and why not
+  LatchDecision latches;       // whether cases were timed behind latches, and why not
+  StoppingRule stopping_rule;  // when each case stopped measuring
   std::vector<SkippedFamily> skipped_families;
   CaseOutcomes outcomes;
 };

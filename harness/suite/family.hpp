@@ -11,6 +11,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/device_info.hpp"
 #include "harness/core/preset.hpp"
+#include "harness/measure/case_context.hpp"
 
 namespace h2d {
 
@@ -27,10 +28,9 @@ struct BenchmarkCase {
   std::optional<CaseName> declared_name;  // the same, key by key with the family's declaration:
                                           // the report's `axes` (absent: a skipped case's name)
   std::map<std::string, double> params;   // numeric parameters, also written as counters
-  std::function<void(benchmark::State&)> body;
-  bool manual_time = true;  // the body calls SetIterationTime (GPU events or host clock)
-  double min_time_s = 0;    // 0: the preset's default
-  bool needs_gpu = false;   // from its family (select_cases): skipped after a sticky CUDA error
+  // Registered with one iteration: the body measures in a MeasurementLoop (harness/measure).
+  std::function<void(benchmark::State&, const CaseContext&)> body;
+  bool needs_gpu = false;  // from its family (select_cases): skipped after a sticky CUDA error
 };
 
 // A family of cases (h2d/memory, host/memcpy, ...): one per file in benchmarks/.

@@ -1,0 +1,79 @@
+#include "harness/core/stopping_rule.hpp"
+
+#include <algorithm>
+
+#include "harness/core/median_interval.hpp"
+
+namespace h2d {
+
+double StoppingRule::cap_seconds() const {
+  return std::max(max_seconds, min_seconds);
+}
+
+std::string_view to_string(StopReason reason) {
+  switch (reason) {
+    case StopReason::measuring:
+      return "measuring";
+    case StopReason::median_known:
+      return "median_known";
+    case StopReason::time_cap:
+      return "time_cap";
+    case StopReason::count_cap:
+      return "count_cap";
+    case StopReason::exact_count:
+      return "exact_count";
+  }
+  return "measuring";
+}
+
+std::optional<StopReason> stop_reason_from_counter(double value) {
+  for (StopReason reason : {StopReason::measuring, StopReason::median_known, StopReason::time_cap,
+                            StopReason::count_cap, StopReason::exact_count}) {
+    if (value == static_cast<double>(reason)) {
+      return reason;
+    }
+  }
+  return std::nullopt;
+}
+
+bool is_noisy(StopReason reason) {
+  return reason == StopReason::time_cap || reason == StopReason::count_cap;
+}
+
+StopReason decide(const StoppingRule& rule, const std::vector<double>& samples, double elapsed_s) {
+  const std::size_t n = samples.size();
+  if (rule.exact_measurements > 0) {
+    return n >= rule.exact_measurements ? StopReason::exact_count : StopReason::measuring;
+  }
+  if (n >= rule.max_measurements) {
+    return StopReason::count_cap;
+  }
+  if (n >= rule.min_measurements && elapsed_s >= rule.min_seconds) {
+    const MedianInterval interval = median_interval(samples);
+    if (interval.covers_95 && interval.relative_half_width_pct() <= rule.target_rel_ci_pct) {
+      return StopReason::median_known;
+    }
+  }
+  if (elapsed_s >= rule.cap_seconds() && n >= rule.min_measurements_at_cap) {
+    return StopReason::time_cap;
+  }
+  return StopReason::measuring;
+}
+
+StoppingRule preset_stopping_rule(Preset preset) {
+  StoppingRule rule;
+  switch (preset) {
+    case Preset::quick:
+      rule.max_seconds = 0.1;
+      break;
+    case Preset::standard:
+      rule.max_seconds = 0.3;
+      break;
+    case Preset::full:
+      rule.max_seconds = 2.0;
+      break;
+  }
+  return rule;
+}
+
+}  // namespace h2d

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "harness/core/preset.hpp"
+
+namespace h2d {
+
+// When a case has measured enough: once the distribution-free 95% confidence interval of its
+// median (harness/core/median_interval) is within `target_rel_ci_pct` of the median, after at
+// least `min_measurements`; a case that never gets there stops at its time cap and says how well
+// it knows its median (it is noisy). Google Benchmark has no such rule (it repeats a fixed
+// iteration count), so each case measures in a MeasurementLoop that asks this one.
+struct StoppingRule {
+  double target_rel_ci_pct = 1.0;
+  std::size_t min_measurements = 10;
+  // Past the time cap a case still takes this many (fewer give no spread at all).
+  std::size_t min_measurements_at_cap = 3;
+  std::size_t max_measurements = 100000;
+  double min_seconds = 0;    // measure at least this long (--benchmark_min_time)
+  double max_seconds = 0.3;  // the time cap, from the loop's first measurement
+  // Exactly this many measurements, no interval asked (profile mode: a short, even timeline).
+  std::size_t exact_measurements = 0;
+
+  // The most one case may measure: max(max_seconds, min_seconds).
+  double cap_seconds() const;
+};
+
+// Why a MeasurementLoop stopped, or that it goes on.
+enum class StopReason {  // the numbers are the report's `stopped_by` counter
+  measuring = 0,         // not yet
+  median_known = 1,      // the interval reached the target
+  time_cap = 2,          // the cap came first: the case is noisy
+  count_cap = 3,         // max_measurements came first: the case is noisy
+  exact_count = 4,       // exact_measurements taken
+};
+
+// "median_known", "time_cap", ...
+std::string_view to_string(StopReason reason);
+
+// The StopReason a report's `stopped_by` counter holds; nullopt for any other number (a report
+// from elsewhere, or hand-edited).
+std::optional<StopReason> stop_reason_from_counter(double value);
+
+// True for the reasons that may leave the median less well known than the rule's target.
+bool is_noisy(StopReason reason);
+
+// The rule's decision after `samples` (each one measurement) and `elapsed_s` of measuring.
+// Computing the interval sorts the samples; MeasurementLoop asks this only now and then.
+StopReason decide(const StoppingRule& rule, const std::vector<double>& samples, double elapsed_s);
+
+// Each preset's rule: quick caps a case at 0.1 s, default at 0.3 s, full at 2 s; all aim at 1%.
+StoppingRule preset_stopping_rule(Preset preset);
+
+}  // namespace h2d
