@@ -249,7 +249,9 @@ TEST(SimUplinks, GpusBehindOneSwitchShareItsUplink) {
     ASSERT_EQ(cudaEventSynchronize(stop[d]), cudaSuccess);
     float ms = 0;
     ASSERT_EQ(cudaEventElapsedTime(&ms, start[d], stop[d]), cudaSuccess);
-    EXPECT_NEAR(kBytes / (ms * 1e-3) / 1e9, 0.75, 0.75 * 0.1) << "device " << d;
+    // 15%: on a loaded machine (ASan, 2 cores) one stream may pass its hold a moment before the
+    // other and copy alone at first (0.837 GB/s seen in CI); not sharing at all would be 1.5.
+    EXPECT_NEAR(kBytes / (ms * 1e-3) / 1e9, 0.75, 0.75 * 0.15) << "device " << d;
     cudaEventDestroy(start[d]);
     cudaEventDestroy(stop[d]);
     cudaFree(dev[d]);
