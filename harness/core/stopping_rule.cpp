@@ -10,22 +10,6 @@ double StoppingRule::cap_seconds() const {
   return std::max(max_seconds, min_seconds);
 }
 
-std::string_view to_string(StopReason reason) {
-  switch (reason) {
-    case StopReason::measuring:
-      return "measuring";
-    case StopReason::median_known:
-      return "median_known";
-    case StopReason::time_cap:
-      return "time_cap";
-    case StopReason::count_cap:
-      return "count_cap";
-    case StopReason::exact_count:
-      return "exact_count";
-  }
-  return "measuring";
-}
-
 std::optional<StopReason> stop_reason_from_counter(double value) {
   for (StopReason reason : {StopReason::measuring, StopReason::median_known, StopReason::time_cap,
                             StopReason::count_cap, StopReason::exact_count}) {

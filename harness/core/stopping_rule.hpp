@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <string_view>
 #include <vector>
 
 #include "harness/core/preset.hpp"
@@ -37,9 +36,6 @@ enum class StopReason {  // the numbers are the report's `stopped_by` counter
   count_cap = 3,         // max_measurements came first: the case is noisy
   exact_count = 4,       // exact_measurements taken
 };
-
-// "median_known", "time_cap", ...
-std::string_view to_string(StopReason reason);
 
 // The StopReason a report's `stopped_by` counter holds; nullopt for any other number (a report
 // from elsewhere, or hand-edited).
