@@ -19,6 +19,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/host_threads.hpp"
+#include "harness/core/measure_by_rule.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
@@ -43,7 +44,6 @@ namespace h2d {
 namespace {
 
 constexpr std::uint64_t kStagingSeed = 0x4832445354414745ull;  // "H2DSTAGE"
-constexpr int kReferenceSamples = 5;
 
 enum class Strategy {
   driver,
@@ -91,9 +91,10 @@ void verify_arrived(const DeviceBuffer& device, const Stream& stream, const std:
 }
 
 // GB/s of a plain async copy from pinned memory, host clock around enqueue and completion: the
-// yardstick of vs_pinned. Its buffer is freed before the strategy runs.
+// yardstick of vs_pinned, measured as long as the case itself (its stopping rule). Its buffer is
+// freed before the strategy runs.
 double pinned_reference_gb_per_s(const StagingCase& c, const DeviceBuffer& device,
-                                 const Stream& stream) {
+                                 const Stream& stream, const StoppingRule& rule) {
   NvtxRange range(NvtxCategory::setup, "pinned reference");
   HostBuffer pinned(HostKind::pinned, c.bytes);
   fill_pattern(pinned.data(), c.bytes, kStagingSeed);
@@ -103,10 +104,8 @@ double pinned_reference_gb_per_s(const StagingCase& c, const DeviceBuffer& devic
   job.bytes = c.bytes;
   time_unlatched_async(job, stream);  // warm-up
   clear(device, stream);
-  std::vector<double> seconds;
-  for (int i = 0; i < kReferenceSamples; ++i) {
-    seconds.push_back(time_unlatched_async(job, stream).seconds);
-  }
+  const std::vector<double> seconds =
+      measure_by_rule(rule, [&] { return time_unlatched_async(job, stream).seconds; });
   verify_arrived(device, stream, "data of the pinned reference copy");
   return gb_per_s(static_cast<double>(c.bytes), summarize(seconds).median);
 }
@@ -118,7 +117,7 @@ void run_staging_case(const StagingCase& c, benchmark::State& state, const CaseC
   fill_pattern(source.data(), c.bytes, kStagingSeed);  // first touch outside timing
   DeviceBuffer device(c.device, c.bytes);
   Stream stream(c.device);
-  const double reference = pinned_reference_gb_per_s(c, device, stream);
+  const double reference = pinned_reference_gb_per_s(c, device, stream, context.stopping_rule);
 
   // What each strategy keeps between copies: made here, outside timing.
   std::optional<HostBuffer> staging;

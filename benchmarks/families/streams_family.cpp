@@ -13,6 +13,7 @@
 
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/measure_by_rule.hpp"
 #include "harness/core/overlap.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/verification.hpp"
@@ -35,7 +36,6 @@ namespace h2d {
 namespace {
 
 constexpr std::uint64_t kStreamsSeed = 0x4832445354524D53ull;  // "H2DSTRMS"
-constexpr int kSerialSamples = 3;
 
 enum class Variant { copy, copy_compute, copy_compute_d2h };
 
@@ -100,14 +100,12 @@ struct StreamsRig {
     return lanes.time([&] { enqueue(plan, phases, busy_ns); }).seconds;
   }
 
-  // Median of a few passes of one phase alone, every chunk on one stream.
-  double serial_seconds(const std::vector<Chunk>& serial_plan, Phases phases,
-                        std::uint64_t busy_ns) {
-    std::vector<double> samples;
-    for (int i = 0; i < kSerialSamples; ++i) {
-      samples.push_back(time(serial_plan, phases, busy_ns));
-    }
-    return summarize(samples).median;
+  // Median of passes of one phase alone, every chunk on one stream, as many as the overlapped
+  // passes it is compared with (the case's stopping rule).
+  double serial_seconds(const std::vector<Chunk>& serial_plan, Phases phases, std::uint64_t busy_ns,
+                        const StoppingRule& rule) {
+    return summarize(measure_by_rule(rule, [&] { return time(serial_plan, phases, busy_ns); }))
+        .median;
   }
 
   void clear_destinations() const {
@@ -172,12 +170,13 @@ void run_streams_case(const StreamsCase& c, benchmark::State& state, const CaseC
   double d2h_s = 0;
   {
     NvtxRange serial(NvtxCategory::setup, "serial phases");
-    copy_s = rig.serial_seconds(serial_plan, copy_only, busy_ns);
+    copy_s = rig.serial_seconds(serial_plan, copy_only, busy_ns, context.stopping_rule);
     if (phases.compute) {
-      compute_s = rig.serial_seconds(serial_plan, {false, true, false}, busy_ns);
+      compute_s =
+          rig.serial_seconds(serial_plan, {false, true, false}, busy_ns, context.stopping_rule);
     }
     if (phases.d2h) {
-      d2h_s = rig.serial_seconds(serial_plan, {false, false, true}, busy_ns);
+      d2h_s = rig.serial_seconds(serial_plan, {false, false, true}, busy_ns, context.stopping_rule);
     }
   }
   const double serial_s = copy_s + compute_s + d2h_s;

@@ -1,6 +1,5 @@
 #include "harness/measure/measurement_loop.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -15,7 +14,6 @@ MeasurementLoop::MeasurementLoop(benchmark::State& state, const StoppingRule& ru
     throw std::logic_error("MeasurementLoop needs its case registered with Iterations(1), not " +
                            std::to_string(state_.max_iterations));
   }
-  next_check_ = std::max<std::size_t>(1, std::min(rule_.min_measurements, rule_.max_measurements));
 }
 
 void MeasurementLoop::record(double seconds) {
@@ -23,12 +21,11 @@ void MeasurementLoop::record(double seconds) {
 }
 
 bool MeasurementLoop::keep_going() {
-  if (!started_) {
-    started_ = true;
+  if (!check_) {
     if (!state_.KeepRunning()) {  // Google Benchmark's one iteration: starts its timer
       return false;
     }
-    first_ = std::chrono::steady_clock::now();
+    check_.emplace(rule_);
     return true;
   }
   if (seconds_.empty()) {
@@ -38,18 +35,8 @@ bool MeasurementLoop::keep_going() {
     throw RunInterrupted(std::string("interrupted by ") + stop_requester() + " after " +
                          std::to_string(seconds_.size()) + " measurements");
   }
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - first_).count();
-  const std::size_t n = seconds_.size();
-  // The interval sorts the samples: asked at the floor, then each time the count grew by an
-  // eighth, and at every measurement once past a cap.
-  const bool due = n >= next_check_ || elapsed >= rule_.cap_seconds() || rule_.exact_measurements;
-  if (!due) {
-    return true;
-  }
-  reason_ = decide(rule_, seconds_, elapsed);
+  reason_ = check_->after(seconds_);
   if (reason_ == StopReason::measuring) {
-    next_check_ = n + std::max<std::size_t>(1, n / 8);
     return true;
   }
   finish();

@@ -2,10 +2,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "harness/core/stopping_check.hpp"
 #include "harness/core/stopping_rule.hpp"
 
 namespace h2d {
@@ -59,9 +60,7 @@ class MeasurementLoop {
   benchmark::State& state_;
   StoppingRule rule_;
   std::vector<double> seconds_;
-  std::chrono::steady_clock::time_point first_;
-  bool started_ = false;
-  std::size_t next_check_ = 1;
+  std::optional<StoppingCheck> check_;  // made when Google Benchmark's iteration starts
   StopReason reason_ = StopReason::measuring;
 };
 
