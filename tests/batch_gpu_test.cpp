@@ -54,7 +54,7 @@ struct Rig {
   Event h2d_done{0};
   Event model_done{0};
   Event stop{0};
-  StreamLatch latch{0};
+  StreamLatch latch{0, Latching::on};
 
   // One batch into `slot`, latched when the copies allow it (never with pageable memory).
   void run(Batch& batch, std::size_t slot) {

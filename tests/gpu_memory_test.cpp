@@ -68,7 +68,7 @@ TEST(GpuCopies, EveryKindDirectionAndModeDeliversTheData) {
   Stream stream(0);
   Event start(0);
   Event stop(0);
-  StreamLatch latch(0);
+  StreamLatch latch(0, Latching::on);
   for (HostKind kind :
        {HostKind::pageable, HostKind::pinned, HostKind::write_combined, HostKind::registered}) {
     for (Direction direction : {Direction::h2d, Direction::d2h}) {
@@ -109,7 +109,7 @@ TEST(GpuCopies, EveryKindDirectionAndModeDeliversTheData) {
 TEST(GpuLatch, HoldsTheStreamUntilReleased) {
   H2D_REQUIRE_GPU();
   Stream stream(0);
-  StreamLatch latch(0);
+  StreamLatch latch(0, Latching::on);
   Event after(0);
   LatchHold hold = latch.block(stream);
   after.record(stream.get());
@@ -124,7 +124,7 @@ TEST(GpuLatch, HoldsTheStreamUntilReleased) {
 TEST(GpuLatch, DeviceSideTimeoutEndsAForgottenLatch) {
   H2D_REQUIRE_GPU();
   Stream stream(0);
-  StreamLatch latch(0, std::chrono::milliseconds(20));
+  StreamLatch latch(0, Latching::on, std::chrono::milliseconds(20));
   Event after(0);
   LatchHold hold = latch.block(stream);
   after.record(stream.get());
@@ -141,7 +141,7 @@ TEST(GpuAsync, PinnedEnqueueReturnsBeforeTheCopyCompletes) {
   fill_pattern(host.data(), bytes, 3);
   DeviceBuffer device(0, bytes);
   Stream stream(0);
-  StreamLatch latch(0);
+  StreamLatch latch(0, Latching::on);
   Event done(0);
   LatchHold hold = latch.block(stream);
   H2D_CUDA_CHECK(

@@ -47,7 +47,7 @@ TEST(MultiGpu, ConcurrentWindowCoversEveryGpusOwnSpan) {
     job.copies = 4;
     lanes.push_back({gpu.ordinal, job});
   }
-  ConcurrentCopies rig(lanes);
+  ConcurrentCopies rig(lanes, Latching::on);
   for (int window = 0; window < 3; ++window) {
     const ConcurrentTiming timing = rig.measure();
     ASSERT_EQ(timing.lane_seconds.size(), lanes.size());
@@ -73,7 +73,7 @@ TEST(MultiGpu, ConcurrentCopiesRefusePageableMemory) {
   job.destination = device.data();
   job.source = pageable.data();
   job.bytes = kMiB;
-  EXPECT_THROW(ConcurrentCopies({{0, job}}), std::logic_error);
+  EXPECT_THROW(ConcurrentCopies({{0, job}}, Latching::on), std::logic_error);
 }
 
 TEST(MultiGpu, NumaBufferIsPinnedOnItsNode) {

@@ -50,13 +50,16 @@ TEST(PrimaryMetric, EveryRegisteredFamilyIsDeclared) {
   }
 }
 
-TEST(PrimaryMetric, DirectionFromName) {
-  EXPECT_EQ(describe_metric("pin_ms").better, Better::lower);
-  EXPECT_EQ(describe_metric("pin_ms").unit, "ms");
-  EXPECT_EQ(describe_metric("latency_us").better, Better::lower);
-  EXPECT_EQ(describe_metric("batches_per_s").better, Better::higher);
-  EXPECT_EQ(describe_metric("batches_per_s").unit, "batches/s");
-  EXPECT_EQ(describe_metric("link_pct").better, Better::higher);
+TEST(PrimaryMetric, DirectionAndUnitFromTheCounterDeclaration) {
+  EXPECT_EQ(describe_metric("pin_us").better, Better::lower);
+  EXPECT_EQ(describe_metric("pin_us").unit, "us");
+  EXPECT_EQ(describe_metric("batch_ms").better, Better::lower);
+  EXPECT_EQ(describe_metric("samples_per_s").better, Better::higher);
+  EXPECT_EQ(describe_metric("samples_per_s").unit, "samples/s");
+  EXPECT_EQ(describe_metric("gpu3_GB_per_s").unit, "GB/s");
+  EXPECT_EQ(describe_metric("real_time").better, Better::lower);
+  // Not guessed from the spelling: a name nothing declares has no unit.
+  EXPECT_EQ(describe_metric("frames_per_s").unit, "");
 }
 
 }  // namespace

@@ -82,14 +82,5 @@ TEST(Watchdog, StopEndsTheWatchWithoutFiring) {
   EXPECT_THROW(Watchdog(Watchdog::Seconds(0), [](WatchdogEvent, double) {}), std::invalid_argument);
 }
 
-TEST(Watchdog, DefaultTimeoutIsSettable) {
-  const Watchdog::Seconds before = watchdog_timeout();
-  EXPECT_DOUBLE_EQ(before.count(), 30.0);
-  set_watchdog_timeout(Watchdog::Seconds(2.5));
-  EXPECT_DOUBLE_EQ(watchdog_timeout().count(), 2.5);
-  EXPECT_THROW(set_watchdog_timeout(Watchdog::Seconds(-1)), std::invalid_argument);
-  set_watchdog_timeout(before);
-}
-
 }  // namespace
 }  // namespace h2d

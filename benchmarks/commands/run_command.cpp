@@ -19,11 +19,10 @@
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/gpu_backend.hpp"
 #include "harness/cuda/kernel_image.hpp"
-#include "harness/cuda/latch.hpp"
 #include "harness/cuda/latch_probe.hpp"
 #include "harness/decode/image_set_json.hpp"
 #include "harness/decode/run_images.hpp"
-#include "harness/pipeline/watchdog.hpp"
+#include "harness/report/counter_declarations_json.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
 #include "harness/suite/case_runner.hpp"
@@ -63,7 +62,6 @@ LatchDecision decide_run_latches(const RunPlan& plan, bool profile) {
     returned_early = latch_launch_returns_early(plan.devices.front().ordinal);
   }
   LatchDecision decision = decide_latches(profile, returned_early);
-  set_latches_enabled(decision.enabled);
   if (!decision.enabled && !plan.devices.empty()) {
     fmt::print("h2dbench: {}\n", decision.reason);
   }
@@ -163,9 +161,6 @@ int run_command(const std::vector<std::string>& args, const std::string& program
     set_pinned_limit(*context.options.pinned_limit);
   }
   context.pinned_limit_bytes = pinned_budget().limit();
-  if (context.options.watchdog_s) {
-    set_watchdog_timeout(Watchdog::Seconds(*context.options.watchdog_s));
-  }
 
   if (context.options.images) {
     set_image_dir(*context.options.images);  // a folder with no usable image: one line, exit 2
@@ -213,7 +208,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   announce_devices(plan);
   context.latches = decide_run_latches(plan, context.options.profile);
-  const CaseContext case_context = h2d::case_context(context.options);
+  CaseContext case_context = h2d::case_context(context.options);
+  case_context.latching = latching_of(context.latches);
   context.stopping_rule = case_context.stopping_rule;
   announce_duration(selection.cases.size(), case_context.stopping_rule);
   nvtx_name_this_thread("h2dbench main");
@@ -235,6 +231,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   report["h2dbench"]["run"]["profile"] = context.options.profile;
   add_declarations(report, selection);
   add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
+  report["h2dbench"]["counters"] = counter_declarations_json(report["benchmarks"]);
   if (const auto images = used_image_set()) {
     report["h2dbench"]["images"] = image_set_to_json(*images);
   }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <regex>
 
@@ -79,6 +80,9 @@ CaseContext case_context(const RunOptions& options) {
     context.stopping_rule.exact_measurements = kProfileIterations;
   } else if (const auto min_time = benchmark_flag(options.benchmark_flags, "min_time")) {
     context.stopping_rule.min_seconds = min_time_seconds(*min_time);
+  }
+  if (options.watchdog_s) {
+    context.pipeline_watchdog = std::chrono::duration<double>(*options.watchdog_s);
   }
   return context;
 }

@@ -24,6 +24,7 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/host/host_copy.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -64,11 +65,12 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
   const Event h2d_done(c.device);
   const Event model_done(c.device);
   const Event stop(c.device);
-  StreamLatch latch(c.device);
+  StreamLatch latch(c.device, context.latching);
 
   // What CUDA says the copies read, over every slot. Latch only if all of it is page-locked.
   double pinned = 0;
-  bool latched = latches_enabled() && (output_bytes == 0 || is_pinned(device.output().data()));
+  bool latched =
+      context.latching == Latching::on && (output_bytes == 0 || is_pinned(device.output().data()));
   for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
     pinned += pinned_fraction(staging.copies(slot), is_pinned) / staging.slots();
     latched = latched && latchable(staging.copies(slot), is_pinned);
@@ -120,18 +122,18 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
   }
 
   write_batch_counters(state, series, c.batch);
-  state.counters["host_prep_ms"] = series.median("host_prep") * 1e3;
-  state.counters["copy_ms"] = series.median("copy") * 1e3;
-  state.counters["GB_per_s"] = series.median("GB_per_s");
+  set_counter(state, "host_prep_ms", series.median("host_prep") * 1e3);
+  set_counter(state, "copy_ms", series.median("copy") * 1e3);
+  set_counter(state, "GB_per_s", series.median("GB_per_s"));
   if (output_bytes > 0) {
-    state.counters["d2h_GB_per_s"] = series.median("d2h_GB_per_s");
-    state.counters["d2h_bytes"] = static_cast<double>(output_bytes);
+    set_counter(state, "d2h_GB_per_s", series.median("d2h_GB_per_s"));
+    set_counter(state, "d2h_bytes", static_cast<double>(output_bytes));
   }
-  state.counters["copies_per_batch"] = static_cast<double>(transfer.copies_per_batch);
-  state.counters["pinned_fraction"] = pinned;
-  state.counters["pinned_bytes"] = static_cast<double>(transfer.pinned_bytes);
-  state.counters["payload_bytes"] = static_cast<double>(layout.payload_bytes);
-  state.counters["latched"] = latched ? 1 : 0;
+  set_counter(state, "copies_per_batch", static_cast<double>(transfer.copies_per_batch));
+  set_counter(state, "pinned_fraction", pinned);
+  set_counter(state, "pinned_bytes", static_cast<double>(transfer.pinned_bytes));
+  set_counter(state, "payload_bytes", static_cast<double>(layout.payload_bytes));
+  set_counter(state, "latched", latched ? 1 : 0);
   state.SetBytesProcessed(static_cast<std::int64_t>(layout.payload_bytes));
 }
 

@@ -41,6 +41,7 @@
 #include "harness/decode/tile_group.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -155,11 +156,11 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state, const CaseCon
   const Event start(c.device);
   const Event arrived(c.device);  // the pixels (or floats) are on the device
   const Event stop(c.device);
-  StreamLatch latch(c.device);
+  StreamLatch latch(c.device, context.latching);
   TeamDecode decode_team(c.threads);
   ThreadTeam normalize_team(c.threads, "normalize");
   // nvJPEG may wait on its own work inside the call: never behind a latch.
-  const bool latched = c.route != Route::jpeg && latches_enabled() &&
+  const bool latched = c.route != Route::jpeg && context.latching == Latching::on &&
                        actual_kind(staging.data()) == ActualKind::pinned;
 
   // One batch: the host work (decode, and normalize for cpu_float32; or collate the JPEG bytes),
@@ -272,24 +273,24 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state, const CaseCon
   }
 
   write_batch_counters(state, series, c.batch);
-  state.counters["bus_bytes_per_sample"] =
-      static_cast<double>(bus_bytes) / static_cast<double>(c.batch);
-  state.counters["GB_per_s"] = series.median("GB_per_s");
-  state.counters["decode_ms"] = series.median("decode") * 1e3;
+  set_counter(state, "bus_bytes_per_sample",
+              static_cast<double>(bus_bytes) / static_cast<double>(c.batch));
+  set_counter(state, "GB_per_s", series.median("GB_per_s"));
+  set_counter(state, "decode_ms", series.median("decode") * 1e3);
   if (c.route != Route::jpeg) {
-    state.counters["copy_ms"] = series.median("copy") * 1e3;
-    state.counters["copy_GB_per_s"] = series.median("copy_GB_per_s");
+    set_counter(state, "copy_ms", series.median("copy") * 1e3);
+    set_counter(state, "copy_GB_per_s", series.median("copy_GB_per_s"));
   } else {
-    state.counters["max_level_diff_vs_turbojpeg"] = level_difference;
+    set_counter(state, "max_level_diff_vs_turbojpeg", level_difference);
   }
   if (c.route != Route::cpu_float32) {
-    state.counters["gpu_normalize_ms"] = series.median("gpu_normalize") * 1e3;
+    set_counter(state, "gpu_normalize_ms", series.median("gpu_normalize") * 1e3);
   }
-  state.counters["mean_jpeg_bytes"] =
-      static_cast<double>(jpeg_bytes) / static_cast<double>(c.batch);
-  state.counters["max_abs_error"] = error;
-  state.counters["error_bound"] = bound;
-  state.counters["latched"] = latched ? 1 : 0;
+  set_counter(state, "mean_jpeg_bytes",
+              static_cast<double>(jpeg_bytes) / static_cast<double>(c.batch));
+  set_counter(state, "max_abs_error", error);
+  set_counter(state, "error_bound", bound);
+  set_counter(state, "latched", latched ? 1 : 0);
 }
 
 struct RouteChoice {

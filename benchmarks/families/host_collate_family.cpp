@@ -19,6 +19,7 @@
 #include "harness/core/sample_series.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -76,11 +77,11 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
     }
   }
   write_batch_counters(state, series, batch);
-  state.counters["GB_per_s"] =
-      gb_per_s(static_cast<double>(layout.payload_bytes), series.median("batch"));
-  state.counters["payload_bytes"] = static_cast<double>(layout.payload_bytes);
-  state.counters["host_copy_bytes"] = static_cast<double>(transfer.host_copy_bytes);
-  state.counters["copies_per_batch"] = static_cast<double>(transfer.copies_per_batch);
+  set_counter(state, "GB_per_s",
+              gb_per_s(static_cast<double>(layout.payload_bytes), series.median("batch")));
+  set_counter(state, "payload_bytes", static_cast<double>(layout.payload_bytes));
+  set_counter(state, "host_copy_bytes", static_cast<double>(transfer.host_copy_bytes));
+  set_counter(state, "copies_per_batch", static_cast<double>(transfer.copies_per_batch));
 }
 
 std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {

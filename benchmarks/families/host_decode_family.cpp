@@ -22,6 +22,7 @@
 #include "harness/decode/run_images.hpp"
 #include "harness/decode/team_decode.hpp"
 #include "harness/decode/tile_group.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -80,13 +81,13 @@ void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement pl
   const double median = series.median("batch");
   const auto count = static_cast<double>(images.size());
   write_batch_counters(state, series, images.size());
-  state.counters["tiles_per_s"] = count / median;
-  state.counters["decoded_MB_per_s"] = rgb_bytes / median / 1e6;
-  state.counters["Mpixels_per_s"] = rgb_bytes / 3 / median / 1e6;
-  state.counters["jpeg_MB_per_s"] = jpeg_bytes / median / 1e6;
-  state.counters["decode_us_per_tile"] = busy_s / static_cast<double>(decodes) * 1e6;
-  state.counters["mean_jpeg_bytes"] = jpeg_bytes / count;
-  state.counters["tiles"] = count;
+  set_counter(state, "tiles_per_s", count / median);
+  set_counter(state, "decoded_MB_per_s", rgb_bytes / median / 1e6);
+  set_counter(state, "Mpixels_per_s", rgb_bytes / 3 / median / 1e6);
+  set_counter(state, "jpeg_MB_per_s", jpeg_bytes / median / 1e6);
+  set_counter(state, "decode_us_per_tile", busy_s / static_cast<double>(decodes) * 1e6);
+  set_counter(state, "mean_jpeg_bytes", jpeg_bytes / count);
+  set_counter(state, "tiles", count);
 }
 
 std::vector<BenchmarkCase> host_decode_cases(const RunPlan& plan) {

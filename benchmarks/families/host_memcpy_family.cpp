@@ -17,6 +17,7 @@
 #include "harness/host/fresh_pages.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -113,9 +114,9 @@ void run_first_touch_case(std::size_t bytes, bool fresh, benchmark::State& state
   }
   verify_copy(fresh ? last->data() : reused->data(), bytes);
   samples.write_counters(state);
-  state.counters["page_faults_per_MiB"] = static_cast<double>(faults) /
-                                          static_cast<double>(loop.measurements()) /
-                                          (static_cast<double>(bytes) / static_cast<double>(MiB));
+  set_counter(state, "page_faults_per_MiB",
+              static_cast<double>(faults) / static_cast<double>(loop.measurements()) /
+                  (static_cast<double>(bytes) / static_cast<double>(MiB)));
 }
 
 std::vector<BenchmarkCase> memcpy_cases(const RunPlan& plan) {

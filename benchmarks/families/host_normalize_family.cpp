@@ -19,6 +19,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -63,7 +64,7 @@ void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State
         "normalized batch is off by {:.3g}, more than float32 rounding ({:.3g})", error, bound));
   }
   write_batch_counters(state, series, batch);
-  state.counters["max_abs_error"] = error;
+  set_counter(state, "max_abs_error", error);
 }
 
 std::vector<BenchmarkCase> normalize_cases(const RunPlan& plan) {

@@ -8,7 +8,6 @@
 #include "harness/pipeline/host_step_engine.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
-#include "harness/pipeline/watchdog.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 
@@ -18,7 +17,7 @@ namespace {
 void run_host_pipeline_case(const PipelineConfig& config, benchmark::State& state,
                             const CaseContext& context) {
   PipelineConfig run = config;
-  run.watchdog = watchdog_timeout();
+  run.watchdog = context.pipeline_watchdog;
   HostStepEngine engine(run);
   run_pipeline_case(run, engine, /*host_only=*/true, state, context.stopping_rule);
 }

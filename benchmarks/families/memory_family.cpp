@@ -17,6 +17,7 @@
 #include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -46,13 +47,14 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseCon
   Stream stream(c.device);
   Event start(c.device);
   Event stop(c.device);
-  StreamLatch latch(c.device);
+  StreamLatch latch(c.device, context.latching);
   const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMemorySeed,
                           stream);
   const CopyJob& job = copy.job();
   setup.reset();
 
-  const bool latched = c.mode == ApiMode::async && is_page_locked(c.kind) && latches_enabled();
+  const bool latched =
+      c.mode == ApiMode::async && is_page_locked(c.kind) && context.latching == Latching::on;
   CopySamples samples(c.bytes, copies);
   MeasurementLoop loop(state, context.stopping_rule);
   for (auto _ : loop) {
@@ -67,8 +69,8 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseCon
   samples.write_counters(state);
   state.SetBytesProcessed(static_cast<std::int64_t>(copies) * static_cast<std::int64_t>(c.bytes));
   // What CUDA says the host memory is: a kind that claims to be pinned and is not shows here.
-  state.counters["host_pinned"] = actual_kind(host.data()) == ActualKind::pinned ? 1 : 0;
-  state.counters["latched"] = latched ? 1 : 0;
+  set_counter(state, "host_pinned", actual_kind(host.data()) == ActualKind::pinned ? 1 : 0);
+  set_counter(state, "latched", latched ? 1 : 0);
 }
 
 std::vector<HostKind> memory_kinds() {

@@ -23,6 +23,7 @@
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/latch.hpp"
 #include "harness/cuda/local_pinned_buffer.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
 #include "harness/suite/case_builder.hpp"
@@ -75,7 +76,7 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
     lanes.push_back({device, job});
     sides.push_back(std::move(side));
   }
-  ConcurrentCopies rig(lanes);
+  ConcurrentCopies rig(lanes, context.latching);
   rig.measure();  // warm-up: the first window on fresh streams and latches is not timed
   for (const auto& side : sides) {
     // Zeros after the warm-up: a copy that never happens in the timed windows fails the check.
@@ -112,23 +113,23 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
     return;
   }
   const SampleStats rate = summarize(aggregate);
-  state.counters["GB_per_s"] = rate.median;  // all GPUs together, one host-clock window
-  state.counters["cv_pct"] = rate.cv * 100;
-  state.counters["window_us"] = summarize(windows).median * 1e6;
+  set_counter(state, "GB_per_s", rate.median);  // all GPUs together, one host-clock window
+  set_counter(state, "cv_pct", rate.cv * 100);
+  set_counter(state, "window_us", summarize(windows).median * 1e6);
   double sum_of_gpus = 0;
   for (std::size_t i = 0; i < c.devices.size(); ++i) {
     const double median = summarize(per_gpu[i]).median;
-    state.counters[fmt::format("gpu{}_GB_per_s", c.devices[i])] = median;
+    set_counter(state, fmt::format("gpu{}_GB_per_s", c.devices[i]), median);
     sum_of_gpus += median;
   }
   // What a tool that adds up per-GPU rates would claim; above GB_per_s when the GPUs did not all
   // copy for the whole window.
-  state.counters["sum_gpu_GB_per_s"] = sum_of_gpus;
-  state.counters["bytes"] = static_cast<double>(c.bytes);
-  state.counters["copies_per_measurement"] = copies;
-  state.counters["numa_local"] = all_local ? 1 : 0;
-  state.counters["warmup_windows"] = static_cast<double>(rig.windows() - aggregate.size());
-  state.counters["latched"] = latches_enabled() ? 1 : 0;
+  set_counter(state, "sum_gpu_GB_per_s", sum_of_gpus);
+  set_counter(state, "bytes", static_cast<double>(c.bytes));
+  set_counter(state, "copies_per_measurement", copies);
+  set_counter(state, "numa_local", all_local ? 1 : 0);
+  set_counter(state, "warmup_windows", static_cast<double>(rig.windows() - aggregate.size()));
+  set_counter(state, "latched", context.latching == Latching::on ? 1 : 0);
   state.SetBytesProcessed(copies * static_cast<std::int64_t>(c.bytes) *
                           static_cast<std::int64_t>(c.devices.size()));
 }

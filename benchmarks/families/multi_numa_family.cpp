@@ -48,7 +48,7 @@ void run_numa_case(const NumaCase& c, benchmark::State& state, const CaseContext
   Stream stream(c.device);
   Event start(c.device);
   Event stop(c.device);
-  StreamLatch latch(c.device);
+  StreamLatch latch(c.device, context.latching);
   const VerifiedCopy copy(host.data(), device.data(), c.bytes, c.direction, copies, kMultiNumaSeed,
                           stream);
   const CopyJob& job = copy.job();

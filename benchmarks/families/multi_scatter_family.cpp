@@ -36,6 +36,7 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream.hpp"
 #include "harness/host/chunk_plan.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/concurrent_copies.hpp"
 #include "harness/suite/case_builder.hpp"
@@ -88,13 +89,13 @@ void write_counters(benchmark::State& state, const std::vector<double>& rates,
     return;
   }
   const SampleStats rate = summarize(rates);
-  state.counters["GB_per_s"] = rate.median;
-  state.counters["cv_pct"] = rate.cv * 100;
-  state.counters["window_us"] = summarize(windows).median * 1e6;
-  state.counters["batch_bytes"] = static_cast<double>(c.batch);
-  state.counters["copies_per_measurement"] = copies;
-  state.counters["numa_local"] = numa_local ? 1 : 0;
-  state.counters["latched"] = latched ? 1 : 0;
+  set_counter(state, "GB_per_s", rate.median);
+  set_counter(state, "cv_pct", rate.cv * 100);
+  set_counter(state, "window_us", summarize(windows).median * 1e6);
+  set_counter(state, "batch_bytes", static_cast<double>(c.batch));
+  set_counter(state, "copies_per_measurement", copies);
+  set_counter(state, "numa_local", numa_local ? 1 : 0);
+  set_counter(state, "latched", latched ? 1 : 0);
   state.SetBytesProcessed(copies * static_cast<std::int64_t>(c.batch));
 }
 
@@ -113,7 +114,7 @@ void run_direct(const ScatterCase& c, benchmark::State& state, const CaseContext
     job.copies = copies;
     lanes.push_back({c.devices[i], job});
   }
-  ConcurrentCopies rig(lanes);
+  ConcurrentCopies rig(lanes, context.latching);
   rig.measure();  // warm-up: first copies pay for mappings the window should not see
   for (std::size_t i = 0; i < c.devices.size(); ++i) {
     // Zeros again: a copy that never happens fails the check.
@@ -136,7 +137,8 @@ void run_direct(const ScatterCase& c, benchmark::State& state, const CaseContext
       verify_slice(batch, i, c.devices[i], slices[i].data());
     }
   }
-  write_counters(state, rates, windows, c, copies, batch.host.numa_placed(), latches_enabled());
+  write_counters(state, rates, windows, c, copies, batch.host.numa_placed(),
+                 context.latching == Latching::on);
 }
 
 // The via-GPU-0 route: per batch, GPU 0 waits until every peer has taken its previous slice,
@@ -147,12 +149,12 @@ void run_direct(const ScatterCase& c, benchmark::State& state, const CaseContext
 // then timed on the host clock from before the first copy is queued (latch_peer_copies).
 class ViaFirstGpu {
  public:
-  ViaFirstGpu(const ScatterCase& c, const Batch& batch, int copies)
+  ViaFirstGpu(const ScatterCase& c, const Batch& batch, int copies, Latching latching)
       : c_(c),
         batch_(batch),
         copies_(copies),
         whole_(c.devices[0], c.batch),
-        latch_(c.devices[0]),
+        latch_(c.devices[0], latching),
         received_(c.devices[0]) {
     ScopedDevice on(c.devices[0]);
     if (actual_kind(batch.host.data()) != ActualKind::pinned) {
@@ -167,7 +169,7 @@ class ViaFirstGpu {
       access_.push_back(std::make_unique<PeerAccess>(c.devices[k], c.devices[0]));
       access_.push_back(std::make_unique<PeerAccess>(c.devices[0], c.devices[k]));
     }
-    latched_ = latch_peer_copies(peer_to_peer(), latches_enabled());
+    latched_ = latch_peer_copies(peer_to_peer(), latching == Latching::on);
   }
 
   bool latched() const { return latched_; }
@@ -258,7 +260,7 @@ void run_via_first_gpu(const ScatterCase& c, benchmark::State& state, const Case
   const int copies = copies_per_concurrent_window(c.batch);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
   const Batch batch(c, run_topology());
-  ViaFirstGpu route(c, batch, copies);
+  ViaFirstGpu route(c, batch, copies, context.latching);
   route.measure();  // warm-up
   route.zero();     // a copy that never happens in the timed windows fails the check
   setup.reset();
@@ -278,7 +280,7 @@ void run_via_first_gpu(const ScatterCase& c, benchmark::State& state, const Case
     route.verify();
   }
   write_counters(state, rates, windows, c, copies, batch.host.numa_placed(), route.latched());
-  state.counters["p2p"] = route.peer_to_peer() ? 1 : 0;
+  set_counter(state, "p2p", route.peer_to_peer() ? 1 : 0);
 }
 
 std::vector<BenchmarkCase> scatter_cases(const RunPlan& plan) {

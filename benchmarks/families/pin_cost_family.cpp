@@ -25,6 +25,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/pinned_cache.hpp"
 #include "harness/strategy/staged_copy.hpp"
@@ -179,18 +180,18 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const Case
     return;
   }
   const SampleStats pin = summarize(pin_seconds);
-  state.counters["pin_us"] = pin.median * 1e6;
-  state.counters["cv_pct"] = pin.cv * 100;
-  state.counters["bytes"] = static_cast<double>(c.bytes);
+  set_counter(state, "pin_us", pin.median * 1e6);
+  set_counter(state, "cv_pct", pin.cv * 100);
+  set_counter(state, "bytes", static_cast<double>(c.bytes));
   if (c.op != PinOp::cache_hit) {
     // Pinning throughput: how fast this way of page-locking covers memory.
-    state.counters["GB_per_s"] = gb_per_s(static_cast<double>(block), pin.median);
+    set_counter(state, "GB_per_s", gb_per_s(static_cast<double>(block), pin.median));
   }
   if (!unpin_seconds.empty()) {
-    state.counters["unpin_us"] = summarize(unpin_seconds).median * 1e6;
+    set_counter(state, "unpin_us", summarize(unpin_seconds).median * 1e6);
   }
   if (is_cache_op(c.op)) {
-    state.counters["rounded_bytes"] = static_cast<double>(block);
+    set_counter(state, "rounded_bytes", static_cast<double>(block));
   }
 }
 

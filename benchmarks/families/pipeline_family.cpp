@@ -12,7 +12,6 @@
 #include "harness/pipeline/gpu/gpu_step_engine.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
-#include "harness/pipeline/watchdog.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 
@@ -22,7 +21,7 @@ namespace {
 void run_gpu_pipeline_case(const PipelineConfig& config, int device, benchmark::State& state,
                            const CaseContext& context) {
   PipelineConfig run = config;
-  run.watchdog = watchdog_timeout();
+  run.watchdog = context.pipeline_watchdog;
   ScopedDevice on(device);
   GpuStepEngine engine(device, run);
   run_pipeline_case(run, engine, /*host_only=*/false, state, context.stopping_rule);

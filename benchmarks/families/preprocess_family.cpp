@@ -31,6 +31,7 @@
 #include "harness/host/normalize.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
@@ -80,10 +81,11 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state,
   const Event start(c.device);
   const Event h2d_done(c.device);
   const Event stop(c.device);
-  StreamLatch latch(c.device);
+  StreamLatch latch(c.device, context.latching);
   ThreadTeam team(c.threads, "preprocess");
   const auto* pixels = reinterpret_cast<const std::uint8_t*>(decoded.data());
-  const bool latched = latches_enabled() && actual_kind(staging.data()) == ActualKind::pinned;
+  const bool latched =
+      context.latching == Latching::on && actual_kind(staging.data()) == ActualKind::pinned;
 
   // One batch: the host work (normalize, or collate the pixels), then the copy and, for gpu,
   // the normalize kernel; returns the host work's seconds. The stream is synchronized after.
@@ -159,16 +161,16 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state,
   }
 
   write_batch_counters(state, series, c.batch);
-  state.counters["host_prep_ms"] = series.median("host_prep") * 1e3;
-  state.counters["copy_ms"] = series.median("copy") * 1e3;
-  state.counters["GB_per_s"] = series.median("GB_per_s");
+  set_counter(state, "host_prep_ms", series.median("host_prep") * 1e3);
+  set_counter(state, "copy_ms", series.median("copy") * 1e3);
+  set_counter(state, "GB_per_s", series.median("GB_per_s"));
   if (c.where == Where::gpu) {
-    state.counters["gpu_normalize_ms"] = series.median("gpu_normalize") * 1e3;
+    set_counter(state, "gpu_normalize_ms", series.median("gpu_normalize") * 1e3);
   }
-  state.counters["bus_bytes"] = static_cast<double>(bus_bytes);
-  state.counters["max_abs_error"] = error;
-  state.counters["error_bound"] = bound;
-  state.counters["latched"] = latched ? 1 : 0;
+  set_counter(state, "bus_bytes", static_cast<double>(bus_bytes));
+  set_counter(state, "max_abs_error", error);
+  set_counter(state, "error_bound", bound);
+  set_counter(state, "latched", latched ? 1 : 0);
 }
 
 std::vector<HostKind> preprocess_kinds(Preset preset) {

@@ -31,6 +31,7 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/bounce_ring.hpp"
 #include "harness/strategy/staged_copy.hpp"
@@ -193,18 +194,18 @@ void run_staging_case(const StagingCase& c, benchmark::State& state, const CaseC
   verify_arrived(device, stream, "data that arrived on the device");
 
   samples.write_counters(state);
-  state.counters["pinned_GB_per_s"] = reference;
-  state.counters["vs_pinned"] = samples.median_gb_per_s() / reference;
+  set_counter(state, "pinned_GB_per_s", reference);
+  set_counter(state, "vs_pinned", samples.median_gb_per_s() / reference);
   if (ring != nullptr && ring_totals.chunks > 0) {
     // Where the ring's time went: host copies into slots, waits for a slot's DMA, and the rest
     // (handing each chunk over: waking the threads, enqueueing the copy).
     const double fill_pct = ring_totals.fill_seconds / strategy_seconds * 100;
     const double wait_pct = ring_totals.wait_seconds / strategy_seconds * 100;
-    state.counters["slot_waits_per_chunk"] =
-        static_cast<double>(ring_totals.waits) / static_cast<double>(ring_totals.chunks);
-    state.counters["fill_pct"] = fill_pct;
-    state.counters["wait_pct"] = wait_pct;
-    state.counters["handoff_pct"] = std::max(0.0, 100 - fill_pct - wait_pct);
+    set_counter(state, "slot_waits_per_chunk",
+                static_cast<double>(ring_totals.waits) / static_cast<double>(ring_totals.chunks));
+    set_counter(state, "fill_pct", fill_pct);
+    set_counter(state, "wait_pct", wait_pct);
+    set_counter(state, "handoff_pct", std::max(0.0, 100 - fill_pct - wait_pct));
   }
   if (tuned_ring) {
     write_tuning_counters(tuned_ring->tuning(), state);

@@ -25,6 +25,7 @@
 #include "harness/cuda/latched_streams.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/host/chunk_plan.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/strategy_grids.hpp"
 #include "harness/suite/case_builder.hpp"
@@ -67,11 +68,11 @@ struct StreamsCase {
 
 // The buffers and streams of one case, and how to queue a pass over a chunk plan.
 struct StreamsRig {
-  explicit StreamsRig(const StreamsCase& c)
+  StreamsRig(const StreamsCase& c, Latching latching)
       : gpu(c.gpu),
         source(HostKind::pinned, c.bytes),
         device(c.gpu.ordinal, c.bytes),
-        lanes(c.gpu.ordinal, c.streams) {
+        lanes(c.gpu.ordinal, c.streams, latching) {
     if (c.variant == Variant::copy_compute_d2h) {
       result.emplace(HostKind::pinned, c.bytes);
     }
@@ -126,7 +127,7 @@ struct StreamsRig {
 void run_streams_case(const StreamsCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.gpu.ordinal);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate, fill, calibrate");
-  StreamsRig rig(c);
+  StreamsRig rig(c, context.latching);
   fill_pattern(rig.source.data(), c.bytes, kStreamsSeed);
   const std::vector<Chunk> plan = plan_chunks(c.bytes, kStreamChunks, c.streams);
   const std::vector<Chunk> serial_plan = plan_chunks(c.bytes, kStreamChunks, 1);
@@ -183,15 +184,16 @@ void run_streams_case(const StreamsCase& c, benchmark::State& state, const CaseC
   const double total_s = summarize(overlapped).median;
 
   samples.write_counters(state);
-  state.counters["total_ms"] = total_s * 1e3;
-  state.counters["serial_ms"] = serial_s * 1e3;
-  state.counters["copy_ms"] = copy_s * 1e3;
-  state.counters["compute_ms"] = compute_s * 1e3;
-  state.counters["d2h_ms"] = d2h_s * 1e3;
-  state.counters["overlap_pct"] = overlap_pct(serial_s, total_s);
-  state.counters["busy_us_per_chunk"] = phases.compute ? static_cast<double>(busy_ns) / 1e3 : 0.0;
-  state.counters["chunks"] = static_cast<double>(plan.size());
-  state.counters["copy_engines"] = c.gpu.copy_engines;
+  set_counter(state, "total_ms", total_s * 1e3);
+  set_counter(state, "serial_ms", serial_s * 1e3);
+  set_counter(state, "copy_ms", copy_s * 1e3);
+  set_counter(state, "compute_ms", compute_s * 1e3);
+  set_counter(state, "d2h_ms", d2h_s * 1e3);
+  set_counter(state, "overlap_pct", overlap_pct(serial_s, total_s));
+  set_counter(state, "busy_us_per_chunk",
+              phases.compute ? static_cast<double>(busy_ns) / 1e3 : 0.0);
+  set_counter(state, "chunks", static_cast<double>(plan.size()));
+  set_counter(state, "copy_engines", c.gpu.copy_engines);
 }
 
 std::vector<BenchmarkCase> streams_cases(const RunPlan& plan) {

@@ -54,7 +54,7 @@ void run_zero_copy_case(const ZeroCopyCase& c, benchmark::State& state,
   }
   DeviceBuffer result(c.device, sizeof(unsigned long long));
   auto* sum = reinterpret_cast<unsigned long long*>(result.data());
-  LatchedStreams lane(c.device, 1);
+  LatchedStreams lane(c.device, 1, context.latching);
   const cudaStream_t stream = lane[0].get();
   const int reads = copies_per_measurement(c.bytes);
   const std::uint64_t expected = expected_checksum(c.bytes, kZeroCopySeed);

@@ -6,7 +6,10 @@
 // (a test keeps the two equal).
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
+#include "harness/core/counter_catalog.hpp"
 #include "harness/core/family_axes.hpp"
 
 namespace h2d {
@@ -39,8 +42,16 @@ AxisDeclaration asking_async(AxisDeclaration axis, std::vector<std::string> valu
   return axis;
 }
 
-const MetricDeclaration kGBps{"GB_per_s", "GB/s", Better::higher};
-const MetricDeclaration kSamples{"samples_per_s", "samples/s", Better::higher};
+// A family's metric is one of the declared counters (counter_catalog): its unit and direction
+// come from there, declared once.
+MetricDeclaration metric(const std::string& counter) {
+  const CounterDeclaration* declared = find_declared_counter(counter);
+  if (declared == nullptr || !declared->better) {
+    throw std::logic_error("a family's metric must be a declared counter with a direction: " +
+                           counter);
+  }
+  return {counter, declared->unit, *declared->better};
+}
 
 // A family that runs on each selected GPU: with several, its names carry gpu=N first.
 FamilyAxes on_each_gpu(FamilyAxes family) {
@@ -70,7 +81,7 @@ std::vector<FamilyAxes> make_declarations() {
   std::vector<FamilyAxes> all{
       on_each_gpu({"h2d/batch",
                    "image/mask/ids batches to the GPU: the copy rate of the batch's payload",
-                   kGBps,
+                   metric("GB_per_s"),
                    {workload("task", PlotPlace::panel), workload("layout"),
                     asking_pinned(strategy("pin", "none", PlotPlace::series),
                                   {"requested", "per_member", "packed", "pinned_slots"}),
@@ -79,94 +90,95 @@ std::vector<FamilyAxes> make_declarations() {
       on_each_gpu(
           {"h2d/decode",
            "JPEG tiles decoded and normalized into a device batch, samples a second",
-           kSamples,
+           metric("samples_per_s"),
            {workload("tiles", PlotPlace::panel), strategy("decode", "cpu", PlotPlace::series),
             strategy("normalize", "cpu", PlotPlace::series), workload("batch")},
            true}),
       on_each_gpu(
           {"h2d/memory",
            "one buffer copied between host and GPU: the copy rate",
-           kGBps,
+           metric("GB_per_s"),
            {workload("dir"),
             asking_pinned(strategy("kind", "pageable"), {"pinned", "write_combined", "registered"}),
             asking_async(strategy("mode", "sync"), {"async"}), workload("bytes")},
            true}),
       on_each_gpu({"h2d/pin_cost",
                    "the time to page-lock a buffer: a cost paid before any copy",
-                   {"pin_us", "us", Better::lower},
+                   metric("pin_us"),
                    {strategy("op", "malloc_host"), workload("bytes")},
                    false}),
       on_each_gpu({"h2d/preprocess",
                    "a batch normalized on the CPU or the GPU and copied: samples a second",
-                   kSamples,
+                   metric("samples_per_s"),
                    {strategy("where", "cpu"),
                     asking_pinned(strategy("mem", "pageable"), {"pinned"}), workload("batch")},
                    true}),
       on_each_gpu({"h2d/staging",
                    "a pageable buffer to the GPU through a strategy: the copy rate",
-                   kGBps,
+                   metric("GB_per_s"),
                    {strategy("strategy", "driver"), strategy("chunk"), strategy("depth"),
                     strategy("threads"), workload("bytes", PlotPlace::panel)},
                    true}),
       on_each_gpu(
           {"h2d/streams",
            "chunked copies (and kernels) over several streams: the copy rate",
-           kGBps,
+           metric("GB_per_s"),
            {workload("work"), strategy("streams", "1", PlotPlace::series), workload("bytes")},
            true}),
       on_each_gpu({"h2d/zero_copy",
                    "a kernel reading mapped host memory against a copy: the rate",
-                   kGBps,
+                   metric("GB_per_s"),
                    {strategy("path", "copy"), workload("bytes")},
                    true}),
       {"host/collate",
        "samples collated into a batch's host buffers: the rate of the payload",
-       kGBps,
+       metric("GB_per_s"),
        {workload("layout"), strategy("into", "layout"), workload("batch")}},
       {"host/decode",
        "JPEG tiles decoded by libjpeg-turbo on the CPU",
-       {"tiles_per_s", "tiles/s", Better::higher},
+       metric("tiles_per_s"),
        {workload("tiles"), strategy("speed", "accurate"), workload("out"),
         strategy("threads", "1")}},
       {"host/first_touch",
        "a copy into a fresh or a reused buffer: page faults against none",
-       kGBps,
+       metric("GB_per_s"),
        {strategy("dest", "fresh"), workload("bytes")}},
       {"host/memcpy",
        "host-to-host copy on one or more threads",
-       kGBps,
+       metric("GB_per_s"),
        {strategy("threads", "1"), workload("bytes")}},
       {"host/normalize",
        "uint8 images to normalized float32 on the CPU",
-       kSamples,
+       metric("samples_per_s"),
        {strategy("threads", "1"), workload("batch")}},
-      {"host/pipeline", "the loader loop without a GPU: samples a second", kSamples, host_loop},
+      {"host/pipeline", "the loader loop without a GPU: samples a second", metric("samples_per_s"),
+       host_loop},
       {"host/staging",
        "the staging ring's host side: pageable chunks copied into pinned slots",
-       kGBps,
+       metric("GB_per_s"),
        {strategy("strategy"), strategy("chunk"), strategy("depth"), strategy("threads", "1"),
         workload("bytes")}},
       {"multi/h2d_concurrent",
        "copies to several GPUs at once: the summed rate",
-       kGBps,
+       metric("GB_per_s"),
        {workload("gpus"), workload("set"), workload("bytes")},
        true},
       {"multi/numa",
        "copies from memory on each NUMA node: the copy rate",
-       kGBps,
+       metric("GB_per_s"),
        {workload("gpu"), workload("dir"), strategy("node"), strategy("placement"),
         workload("bytes")},
        true},
       {"multi/scatter",
        "a batch scattered over several GPUs, direct or through GPU 0",
-       kGBps,
+       metric("GB_per_s"),
        {workload("gpus"), strategy("route"), workload("batch")},
        true},
       on_each_gpu({"pipeline/predict",
                    "the loader loop feeding a GPU step, outputs copied back: samples a second",
-                   kSamples, loop_axes()}),
+                   metric("samples_per_s"), loop_axes()}),
       on_each_gpu({"pipeline/train", "the loader loop feeding a GPU step: samples a second",
-                   kSamples, loop_axes()}),
+                   metric("samples_per_s"), loop_axes()}),
   };
   std::sort(all.begin(), all.end(),
             [](const FamilyAxes& a, const FamilyAxes& b) { return a.family < b.family; });

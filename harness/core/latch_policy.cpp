@@ -17,8 +17,12 @@ LatchDecision decide_latches(bool profile, std::optional<bool> launch_returned_w
   return {};
 }
 
-bool latch_peer_copies(bool peer_access_everywhere, bool latches_enabled) {
-  return peer_access_everywhere && latches_enabled;
+bool latch_peer_copies(bool peer_access_everywhere, bool latches_on) {
+  return peer_access_everywhere && latches_on;
+}
+
+Latching latching_of(const LatchDecision& decision) {
+  return decision.enabled ? Latching::on : Latching::off;
 }
 
 }  // namespace h2d

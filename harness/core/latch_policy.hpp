@@ -16,6 +16,12 @@ struct LatchDecision {
   std::string reason;  // why they are off (one line, for the terminal and the report); "" if on
 };
 
+// What a run's decision means for each latch its cases make (CaseContext::latching): on, a latch
+// holds its stream; off, it queues nothing and whatever would have waited runs as it is enqueued.
+enum class Latching { on, off };
+
+Latching latching_of(const LatchDecision& decision);
+
 // `profile`: --profile or --trace. `launch_returned_while_spinning`: the startup probe's answer,
 // nullopt where nothing was probed (no GPU selected).
 LatchDecision decide_latches(bool profile, std::optional<bool> launch_returned_while_spinning);
@@ -23,6 +29,6 @@ LatchDecision decide_latches(bool profile, std::optional<bool> launch_returned_w
 // multi/scatter via GPU 0: without peer access the driver stages each peer copy through host
 // memory and the call holds the host thread, which then never reaches the latch's release. Only
 // a route with peer access in every direction it uses may wait behind a latch.
-bool latch_peer_copies(bool peer_access_everywhere, bool latches_enabled);
+bool latch_peer_copies(bool peer_access_everywhere, bool latches_on);
 
 }  // namespace h2d

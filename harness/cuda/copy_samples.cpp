@@ -2,6 +2,7 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/statistics.hpp"
+#include "harness/measure/counters.hpp"
 
 namespace h2d {
 
@@ -23,12 +24,12 @@ void CopySamples::write_counters(benchmark::State& state) const {
     bandwidth.push_back(gb_per_s(static_cast<double>(bytes_) * copies_, s));
   }
   const SampleStats rate = summarize(bandwidth);
-  state.counters["GB_per_s"] = rate.median;
-  state.counters["cv_pct"] = rate.cv * 100;
-  state.counters["latency_us"] = summarize(seconds_).median / copies_ * 1e6;
-  state.counters["host_block_us"] = summarize(host_block_seconds_).median / copies_ * 1e6;
-  state.counters["bytes"] = static_cast<double>(bytes_);
-  state.counters["copies_per_measurement"] = copies_;
+  set_counter(state, "GB_per_s", rate.median);
+  set_counter(state, "cv_pct", rate.cv * 100);
+  set_counter(state, "latency_us", summarize(seconds_).median / copies_ * 1e6);
+  set_counter(state, "host_block_us", summarize(host_block_seconds_).median / copies_ * 1e6);
+  set_counter(state, "bytes", static_cast<double>(bytes_));
+  set_counter(state, "copies_per_measurement", copies_);
 }
 
 }  // namespace h2d

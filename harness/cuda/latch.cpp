@@ -1,6 +1,5 @@
 #include "harness/cuda/latch.hpp"
 
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -9,20 +8,6 @@
 #include "kernels/latch.cuh"
 
 namespace h2d {
-namespace {
-std::atomic<bool>& latches_switch() {
-  static std::atomic<bool> enabled{true};
-  return enabled;
-}
-}  // namespace
-
-void set_latches_enabled(bool enabled) {
-  latches_switch().store(enabled);
-}
-
-bool latches_enabled() {
-  return latches_switch().load();
-}
 
 LatchHold::LatchHold(LatchHold&& other) noexcept : latch_(other.latch_) {
   other.latch_ = nullptr;
@@ -39,11 +24,12 @@ void LatchHold::release() noexcept {
   }
 }
 
-StreamLatch::StreamLatch(int device, std::chrono::milliseconds timeout)
+StreamLatch::StreamLatch(int device, Latching latching, std::chrono::milliseconds timeout)
     : flags_([device] {
         ScopedDevice on(device);
         return HostBuffer(HostKind::mapped, 2 * sizeof(int));
       }()),
+      latching_(latching),
       timeout_(timeout) {
   std::memset(flags_.data(), 0, 2 * sizeof(int));  // timed_out() is false before any block()
 }
@@ -55,7 +41,7 @@ LatchHold StreamLatch::block(const Stream& stream) {
   auto* flags = reinterpret_cast<int*>(flags_.data());
   __atomic_store_n(&flags[0], 0, __ATOMIC_SEQ_CST);
   __atomic_store_n(&flags[1], 0, __ATOMIC_SEQ_CST);
-  if (!latches_enabled()) {
+  if (latching_ == Latching::off) {
     return LatchHold(nullptr);  // nothing holds the stream; timed_out() stays false
   }
   auto* device_flags = static_cast<int*>(flags_.device_pointer());

@@ -2,19 +2,13 @@
 
 #include <chrono>
 
+#include "harness/core/latch_policy.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/stream.hpp"
 
 namespace h2d {
 
 class StreamLatch;
-
-// Whether latches block streams in this process; on until the run decides otherwise at startup
-// (decide_latches in harness/core/latch_policy.hpp: the startup probe, --profile). When off,
-// StreamLatch::block() queues no kernel, so whatever would have waited behind it runs as it is
-// enqueued and can never hang; the families report latched=0.
-void set_latches_enabled(bool enabled);
-bool latches_enabled();
 
 // One blocked stream. The stream stays blocked until release() or destruction, so an exception
 // between block() and release() can never leave a spinning kernel behind.
@@ -41,13 +35,17 @@ class LatchHold {
 // staging a pageable copy, the host never reaches release(), and only the timeout ends it. Kernels
 // behind a latch are safe because linking the latch turns on eager module loading
 // (kernels/latch.cu).
+//
+// `latching` is the run's decision (CaseContext::latching: the startup probe, --profile). Off,
+// block() queues no kernel, so whatever would have waited behind it runs as it is enqueued and
+// can never hang; the families report latched=0.
 class StreamLatch {
  public:
-  explicit StreamLatch(int device,
-                       std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
+  StreamLatch(int device, Latching latching,
+              std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
 
-  // Launches the spin kernel on `stream` (nothing when latches_enabled() is off). One hold at a
-  // time per latch.
+  // Launches the spin kernel on `stream` (nothing when latching is off). One hold at a time per
+  // latch.
   LatchHold block(const Stream& stream);
 
   // After the stream has been synchronized: whether the kernel gave up instead of being
@@ -59,6 +57,7 @@ class StreamLatch {
   void release() noexcept;
 
   HostBuffer flags_;  // mapped: [0] release, [1] timed out
+  Latching latching_;
   std::chrono::milliseconds timeout_;
   bool held_ = false;
 };

@@ -8,7 +8,7 @@ namespace h2d {
 // `device` and asks, before releasing it, whether its kernel is still running. False when the
 // launch itself waited for the kernel to end (CUDA_LAUNCH_BLOCKING=1, Nsight Compute,
 // compute-sanitizer): the kernel then ended by its own timeout, so the probe costs at most
-// `timeout` and never hangs. Call it while latches_enabled() is on (it throws otherwise).
+// `timeout` and never hangs.
 bool latch_launch_returns_early(int device,
                                 std::chrono::milliseconds timeout = std::chrono::milliseconds(200));
 

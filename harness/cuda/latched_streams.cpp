@@ -9,8 +9,8 @@
 
 namespace h2d {
 
-LatchedStreams::LatchedStreams(int device, std::size_t count)
-    : device_(device), latch_(device), start_(device), stop_(device) {
+LatchedStreams::LatchedStreams(int device, std::size_t count, Latching latching)
+    : device_(device), latch_(device, latching), start_(device), stop_(device) {
   if (count == 0) {
     throw std::invalid_argument("LatchedStreams needs at least one stream");
   }

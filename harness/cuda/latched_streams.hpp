@@ -22,7 +22,7 @@ namespace h2d {
 // latch times out.
 class LatchedStreams {
  public:
-  LatchedStreams(int device, std::size_t count);
+  LatchedStreams(int device, std::size_t count, Latching latching);
 
   std::size_t size() const { return streams_.size(); }
   const Stream& operator[](std::size_t index) const { return streams_.at(index); }

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <chrono>
+
+#include "harness/core/latch_policy.hpp"
 #include "harness/core/stopping_rule.hpp"
 
 namespace h2d {
@@ -8,6 +11,10 @@ namespace h2d {
 // BenchmarkCase::body) instead of process globals: a case, and a test of it, sees only this.
 struct CaseContext {
   StoppingRule stopping_rule;  // when the case's MeasurementLoop stops
+  // Whether the case's latches hold their streams: the run's startup decision (probe, --profile).
+  Latching latching = Latching::on;
+  // A pipeline case stops, failed, when no batch completes for this long (--watchdog).
+  std::chrono::duration<double> pipeline_watchdog{30.0};
 };
 
 }  // namespace h2d

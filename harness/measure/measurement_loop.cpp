@@ -5,6 +5,7 @@
 
 #include "harness/core/median_interval.hpp"
 #include "harness/core/stop_signal.hpp"
+#include "harness/measure/counters.hpp"
 
 namespace h2d {
 
@@ -48,9 +49,9 @@ void MeasurementLoop::finish() {
   state_.SetIterationTime(interval.median);
   state_.KeepRunning();  // false: ends Google Benchmark's iteration and stops its timer
   for (const auto& [name, value] : interval_counters(interval)) {
-    state_.counters[name] = value;
+    set_counter(state_, name, value);
   }
-  state_.counters["stopped_by"] = static_cast<double>(reason_);
+  set_counter(state_, "stopped_by", static_cast<double>(reason_));
 }
 
 }  // namespace h2d

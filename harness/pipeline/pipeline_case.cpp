@@ -11,6 +11,7 @@
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/verification.hpp"
 #include "harness/decode/run_images.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
 
@@ -114,31 +115,32 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
     label = "decode on the GPU (" + load.gpu_decoder + "), " + label;
   }
   state.SetLabel(label);
-  state.counters["bound_by"] = static_cast<double>(verdict.bound_by);
+  set_counter(state, "bound_by", static_cast<double>(verdict.bound_by));
   if (config.decode == DecodeMode::cpu) {
-    state.counters["workers_to_keep_up"] = static_cast<double>(verdict.workers_to_keep_up);
+    set_counter(state, "workers_to_keep_up", static_cast<double>(verdict.workers_to_keep_up));
   }
-  state.counters["samples_per_s"] = static_cast<double>(sum.measured * config.batch_size) / window;
-  state.counters["gpu_busy_pct"] = load.step * 100;
-  state.counters["bus_busy_pct"] = load.bus * 100;
-  state.counters["worker_busy_pct"] = load.workers * 100;
-  state.counters["pin_busy_pct"] = load.pin * 100;
+  set_counter(state, "samples_per_s",
+              static_cast<double>(sum.measured * config.batch_size) / window);
+  set_counter(state, "gpu_busy_pct", load.step * 100);
+  set_counter(state, "bus_busy_pct", load.bus * 100);
+  set_counter(state, "worker_busy_pct", load.workers * 100);
+  set_counter(state, "pin_busy_pct", load.pin * 100);
   if (config.worker == WorkerKind::process && !sum.handoff_s.empty()) {
-    state.counters["handoff_busy_pct"] = load.handoff * 100;
-    state.counters["handoff_ms_p50"] = percentile(sum.handoff_s, 50) * 1e3;
-    state.counters["handoff_ms_p99"] = percentile(sum.handoff_s, 99) * 1e3;
+    set_counter(state, "handoff_busy_pct", load.handoff * 100);
+    set_counter(state, "handoff_ms_p50", percentile(sum.handoff_s, 50) * 1e3);
+    set_counter(state, "handoff_ms_p99", percentile(sum.handoff_s, 99) * 1e3);
   }
-  state.counters["host_wait_ms_p50"] = percentile(sum.host_wait_s, 50) * 1e3;
-  state.counters["host_wait_ms_p99"] = percentile(sum.host_wait_s, 99) * 1e3;
+  set_counter(state, "host_wait_ms_p50", percentile(sum.host_wait_s, 50) * 1e3);
+  set_counter(state, "host_wait_ms_p99", percentile(sum.host_wait_s, 99) * 1e3);
   const auto bytes = static_cast<double>(sum.copied_bytes);
-  state.counters["GB_per_s"] = sum.copy_s > 0 ? gb_per_s(bytes, sum.copy_s) : 0;
-  state.counters["input_GB_per_s"] = gb_per_s(bytes, window);
-  state.counters["verified_batches"] = static_cast<double>(sum.verified);
-  state.counters["batch_bytes"] = static_cast<double>(host_slot_bytes(config));
+  set_counter(state, "GB_per_s", sum.copy_s > 0 ? gb_per_s(bytes, sum.copy_s) : 0);
+  set_counter(state, "input_GB_per_s", gb_per_s(bytes, window));
+  set_counter(state, "verified_batches", static_cast<double>(sum.verified));
+  set_counter(state, "batch_bytes", static_cast<double>(host_slot_bytes(config)));
   // What crossed per sample: float32 tiles and ids, or with decode=gpu the JPEG bytes and ids.
   if (sum.measured > 0) {
-    state.counters["bus_bytes_per_sample"] =
-        bytes / static_cast<double>(sum.measured * config.batch_size);
+    set_counter(state, "bus_bytes_per_sample",
+                bytes / static_cast<double>(sum.measured * config.batch_size));
   }
 }
 

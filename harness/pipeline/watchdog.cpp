@@ -1,20 +1,11 @@
 #include "harness/pipeline/watchdog.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
-namespace {
-
-std::atomic<double>& configured_timeout() {
-  static std::atomic<double> seconds{30.0};
-  return seconds;
-}
-
-}  // namespace
 
 Watchdog::Watchdog(Seconds timeout, Fire fire, std::function<bool()> interrupted)
     : timeout_(timeout),
@@ -76,17 +67,6 @@ void Watchdog::watch() {
     fire_(event, idle);
     return;
   }
-}
-
-Watchdog::Seconds watchdog_timeout() {
-  return Watchdog::Seconds(configured_timeout().load());
-}
-
-void set_watchdog_timeout(Watchdog::Seconds timeout) {
-  if (!(timeout.count() > 0)) {
-    throw std::invalid_argument("the watchdog timeout must be positive");
-  }
-  configured_timeout().store(timeout.count());
 }
 
 }  // namespace h2d

@@ -47,8 +47,4 @@ class Watchdog {
   std::thread thread_;
 };
 
-// The stall timeout of pipeline runs: 30 s, or what set_watchdog_timeout() said (--watchdog).
-Watchdog::Seconds watchdog_timeout();
-void set_watchdog_timeout(Watchdog::Seconds timeout);
-
 }  // namespace h2d

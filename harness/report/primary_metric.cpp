@@ -1,35 +1,17 @@
 #include "harness/report/primary_metric.hpp"
 
-#include <string_view>
+#include "harness/core/counter_catalog.hpp"
 
 namespace h2d {
-namespace {
-
-bool ends_with(std::string_view text, std::string_view tail) {
-  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
-}
-
-}  // namespace
 
 PrimaryMetric describe_metric(const std::string& name) {
-  PrimaryMetric metric{name, Better::higher, name};
-  if (name == "GB_per_s") {
-    metric.unit = "GB/s";
-  } else if (ends_with(name, "_per_s")) {
-    metric.unit = name.substr(0, name.size() - 6) + "/s";
-  } else if (ends_with(name, "_pct")) {
-    metric.unit = "%";
-  } else if (name == "real_time" || name == "cpu_time" || ends_with(name, "_us")) {
-    metric.better = Better::lower;
-    metric.unit = "us";
-  } else if (ends_with(name, "_ms")) {
-    metric.better = Better::lower;
-    metric.unit = "ms";
-  } else if (ends_with(name, "_s")) {
-    metric.better = Better::lower;
-    metric.unit = "s";
+  if (name == "real_time" || name == "cpu_time") {  // Google Benchmark's, in microseconds
+    return {name, Better::lower, "us"};
   }
-  return metric;
+  if (const CounterDeclaration* counter = find_declared_counter(name)) {
+    return {name, counter->better.value_or(Better::higher), counter->unit};
+  }
+  return {name, Better::higher, ""};
 }
 
 PrimaryMetric primary_metric(const FamilyAxes* declared,

@@ -20,9 +20,9 @@ struct PrimaryMetric {
 PrimaryMetric primary_metric(const FamilyAxes* declared,
                              const std::function<bool(const std::string&)>& has);
 
-// Direction and unit from a metric's name, for counters no declaration describes: *_per_s and
-// *_pct are "higher is better" rates; *_us, *_ms, *_s, real_time, cpu_time are "lower is
-// better" times.
+// Direction and unit of a counter from its declaration (harness/core/counter_catalog); real_time
+// and cpu_time are Google Benchmark's times in microseconds. A name nothing declares (a report
+// from elsewhere) gets no unit and "higher is better".
 PrimaryMetric describe_metric(const std::string& name);
 
 }  // namespace h2d

@@ -19,11 +19,16 @@ int copies_per_concurrent_window(std::size_t bytes) {
       std::clamp<std::size_t>(kTargetBytes / std::max<std::size_t>(bytes, 1), 1, 16));
 }
 
-ConcurrentCopies::Lane::Lane(const ConcurrentLane& lane)
-    : spec(lane), stream(lane.device), start(lane.device), stop(lane.device), latch(lane.device) {}
+ConcurrentCopies::Lane::Lane(const ConcurrentLane& lane, Latching latching)
+    : spec(lane),
+      stream(lane.device),
+      start(lane.device),
+      stop(lane.device),
+      latch(lane.device, latching) {}
 
-ConcurrentCopies::ConcurrentCopies(std::vector<ConcurrentLane> lanes)
-    : team_(std::max<std::size_t>(lanes.size(), 1), "gpu lane") {
+ConcurrentCopies::ConcurrentCopies(std::vector<ConcurrentLane> lanes, Latching latching)
+    : latched_(latching == Latching::on),
+      team_(std::max<std::size_t>(lanes.size(), 1), "gpu lane") {
   if (lanes.empty()) {
     throw std::invalid_argument("concurrent copies need at least one lane");
   }
@@ -37,7 +42,7 @@ ConcurrentCopies::ConcurrentCopies(std::vector<ConcurrentLane> lanes)
           "latch",
           lane.device));
     }
-    lanes_.push_back(std::make_unique<Lane>(lane));
+    lanes_.push_back(std::make_unique<Lane>(lane, latching));
   }
 }
 
@@ -89,9 +94,8 @@ ConcurrentTiming ConcurrentCopies::measure() {
   }
   NvtxRange range(NvtxCategory::copy, fmt::format("{} GPUs at once", lanes_.size()), bytes);
   arrived_ = 0;
-  // Without latches (latches_enabled() off for the run) each lane's copies start as it enqueues
-  // them, so the window starts before the first lane does.
-  latched_ = latches_enabled();
+  // Without latches (the run's latching off) each lane's copies start as it enqueues them, so the
+  // window starts before the first lane does.
   if (!latched_) {
     released_ = Clock::now();
   }

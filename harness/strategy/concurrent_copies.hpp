@@ -44,7 +44,7 @@ class ConcurrentCopies {
  public:
   // Throws std::logic_error when a lane's host memory is not page-locked (a pageable copy behind a
   // latch would deadlock until the latch timed out).
-  explicit ConcurrentCopies(std::vector<ConcurrentLane> lanes);
+  ConcurrentCopies(std::vector<ConcurrentLane> lanes, Latching latching);
   ConcurrentCopies(const ConcurrentCopies&) = delete;
   ConcurrentCopies& operator=(const ConcurrentCopies&) = delete;
   ~ConcurrentCopies();
@@ -58,7 +58,7 @@ class ConcurrentCopies {
  private:
   using Clock = std::chrono::steady_clock;
   struct Lane {
-    explicit Lane(const ConcurrentLane& lane);
+    Lane(const ConcurrentLane& lane, Latching latching);
     ConcurrentLane spec;
     Stream stream;
     Event start;
@@ -75,7 +75,7 @@ class ConcurrentCopies {
   std::mutex mutex_;
   std::size_t arrived_ = 0;
   Clock::time_point released_;
-  bool latched_ = true;
+  const bool latched_;  // the run's latching: each lane's copies wait behind its latch
   std::size_t windows_ = 0;
   ThreadTeam team_;  // last: its threads stop before the lanes they use are destroyed
 };

@@ -1,5 +1,6 @@
 #include "harness/strategy/tuned_ring.hpp"
 
+#include "harness/measure/counters.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
@@ -20,11 +21,11 @@ const RingTuning& TunedRing::calibrate(void* destination, const std::byte* sourc
 }
 
 void write_tuning_counters(const RingTuning& tuning, benchmark::State& state) {
-  state.counters["threads"] = static_cast<double>(tuning.best.threads);
-  state.counters["chunk_bytes"] = static_cast<double>(tuning.best.chunk_bytes);
-  state.counters["depth"] = static_cast<double>(tuning.best.depth);
-  state.counters["calibration_ms"] = tuning.seconds * 1e3;
-  state.counters["calibration_trials"] = static_cast<double>(tuning.trials.size());
+  set_counter(state, "threads", static_cast<double>(tuning.best.threads));
+  set_counter(state, "chunk_bytes", static_cast<double>(tuning.best.chunk_bytes));
+  set_counter(state, "depth", static_cast<double>(tuning.best.depth));
+  set_counter(state, "calibration_ms", tuning.seconds * 1e3);
+  set_counter(state, "calibration_trials", static_cast<double>(tuning.trials.size()));
 }
 
 }  // namespace h2d

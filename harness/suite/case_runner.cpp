@@ -10,7 +10,7 @@
 #include "harness/core/sticky_cuda_error.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/cuda/cuda_error.hpp"
-#include "harness/cuda/latch.hpp"
+#include "harness/measure/counters.hpp"
 #include "harness/suite/case_skip.hpp"
 #include "harness/trace/nvtx.hpp"
 
@@ -121,10 +121,11 @@ void run_case(const BenchmarkCase& bench_case, const CaseContext& context,
   try {
     bench_case.body(state, context);
     for (const auto& [key, value] : bench_case.params) {
-      state.counters[key] = value;
+      set_counter(state, key, value);
     }
-    if (!latches_enabled()) {
-      state.counters["latched"] = 0;  // the run decided at startup: nothing waited behind a latch
+    if (context.latching == Latching::off) {
+      set_counter(state, "latched",
+                  0);  // the run decided at startup: nothing waited behind a latch
     }
   } catch (...) {
     const auto [kind, reason] = classify_current_exception();

@@ -40,7 +40,7 @@ struct CaseOutcomes {
 // skipped with its reason and the suite goes on; a case whose data was wrong fails the run.
 // A sticky CUDA error (is_sticky_cuda_error) fails its case and prints one line saying so; every
 // GPU case after it is skipped with that reason, host cases still run. With latches off for the
-// run (latches_enabled()), every case reports latched=0.
+// run (context.latching off), every case reports latched=0.
 void run_case(const BenchmarkCase& bench_case, const CaseContext& context, benchmark::State& state);
 
 // The first sticky CUDA error of this process ("" before one): the GPU is unusable from then on.

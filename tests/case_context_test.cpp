@@ -1,0 +1,31 @@
+// What a run hands every case (CaseContext), made from its options: no process globals.
+
+#include <gtest/gtest.h>
+
+#include "benchmarks/commands/suite.hpp"
+#include "harness/cli/run_options.hpp"
+
+namespace h2d {
+namespace {
+
+TEST(CaseContext, ThePresetGivesTheStoppingRuleAndProfileModeAnExactCount) {
+  const CaseContext quick = case_context(parse_run_options({"--preset", "quick"}, false));
+  EXPECT_DOUBLE_EQ(quick.stopping_rule.max_seconds,
+                   preset_stopping_rule(Preset::quick).max_seconds);
+  EXPECT_EQ(quick.stopping_rule.exact_measurements, 0u);
+  const CaseContext profile = case_context(parse_run_options({"--profile"}, false));
+  EXPECT_GT(profile.stopping_rule.exact_measurements, 0u);
+}
+
+TEST(CaseContext, MinimumTimeAndWatchdogComeFromTheirFlags) {
+  const CaseContext plain = case_context(parse_run_options({}, false));
+  EXPECT_DOUBLE_EQ(plain.stopping_rule.min_seconds, 0);
+  EXPECT_DOUBLE_EQ(plain.pipeline_watchdog.count(), 30) << "the default stall timeout";
+  const CaseContext asked =
+      case_context(parse_run_options({"--watchdog", "2m", "--benchmark_min_time=0.5s"}, false));
+  EXPECT_DOUBLE_EQ(asked.stopping_rule.min_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(asked.pipeline_watchdog.count(), 120);
+}
+
+}  // namespace
+}  // namespace h2d
