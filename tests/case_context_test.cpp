@@ -9,22 +9,30 @@ namespace h2d {
 namespace {
 
 TEST(CaseContext, ThePresetGivesTheStoppingRuleAndProfileModeAnExactCount) {
-  const CaseContext quick = case_context(parse_run_options({"--preset", "quick"}, false));
+  const CaseContext quick =
+      case_context(parse_run_options({"--preset", "quick"}, false), RunPlan{});
   EXPECT_DOUBLE_EQ(quick.stopping_rule.max_seconds,
                    preset_stopping_rule(Preset::quick).max_seconds);
   EXPECT_EQ(quick.stopping_rule.exact_measurements, 0u);
-  const CaseContext profile = case_context(parse_run_options({"--profile"}, false));
+  const CaseContext profile = case_context(parse_run_options({"--profile"}, false), RunPlan{});
   EXPECT_GT(profile.stopping_rule.exact_measurements, 0u);
 }
 
 TEST(CaseContext, MinimumTimeAndWatchdogComeFromTheirFlags) {
-  const CaseContext plain = case_context(parse_run_options({}, false));
+  const CaseContext plain = case_context(parse_run_options({}, false), RunPlan{});
   EXPECT_DOUBLE_EQ(plain.stopping_rule.min_seconds, 0);
   EXPECT_DOUBLE_EQ(plain.pipeline_watchdog.count(), 30) << "the default stall timeout";
-  const CaseContext asked =
-      case_context(parse_run_options({"--watchdog", "2m", "--benchmark_min_time=0.5s"}, false));
+  const CaseContext asked = case_context(
+      parse_run_options({"--watchdog", "2m", "--benchmark_min_time=0.5s"}, false), RunPlan{});
   EXPECT_DOUBLE_EQ(asked.stopping_rule.min_seconds, 0.5);
   EXPECT_DOUBLE_EQ(asked.pipeline_watchdog.count(), 120);
+}
+
+TEST(CaseContext, CasesDecodeThePlansImageSet) {
+  const RunPlan plan;
+  const CaseContext context = case_context(parse_run_options({}, false), plan);
+  EXPECT_EQ(context.images, plan.images) << "one set for the plan, the cases and the report";
+  EXPECT_EQ(context.images->used(), nullptr) << "the generated set is made when a case asks";
 }
 
 }  // namespace

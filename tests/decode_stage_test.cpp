@@ -122,19 +122,21 @@ TEST(DecodeStage, GpuDecodeGetsTheImagesOrSkipsWhenNoneIsATile) {
   config.decode = DecodeMode::gpu;
   config.images = small_set(32);
   config.tile = 48;  // nvJPEG decodes whole images: no 48x48 one, no case
+  const RunImages run_images;
   try {
-    with_decode_inputs(config);
+    with_decode_inputs(config, run_images);
     FAIL() << "decode=gpu ran on images it would have to crop";
   } catch (const CaseSkipped& skipped) {
     EXPECT_TRUE(contains(skipped.what(), "no 48x48 image")) << skipped.what();
   }
   config.tile = 32;
-  EXPECT_EQ(with_decode_inputs(config).images, config.images);
+  EXPECT_EQ(with_decode_inputs(config, run_images).images, config.images);
   config.images = nullptr;
   config.tile = kDecodeTile;
-  EXPECT_NE(with_decode_inputs(config).images, nullptr) << "the run's image set";
+  EXPECT_EQ(with_decode_inputs(config, run_images).images, run_images.set()) << "the run's set";
+  EXPECT_EQ(with_decode_inputs(config, run_images).image_dir, "") << "generated: no folder";
   config.decode = DecodeMode::cpu;
-  EXPECT_NE(with_decode_inputs(config).images, nullptr);
+  EXPECT_NE(with_decode_inputs(config, run_images).images, nullptr);
 }
 
 TEST(DecodeStage, TheHostStandInSkipsGpuDecodeForWantOfADevice) {

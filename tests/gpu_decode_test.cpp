@@ -61,7 +61,7 @@ TEST(DecodeCases, EveryRouteByTileSizeAndBatch) {
 
 TEST(GpuJpegDecoderGpu, AgreesWithLibjpegTurboOnTheSameFiles) {
   H2D_REQUIRE_GPU();
-  const auto set = run_image_set();
+  const auto set = RunImages().set();
   const std::vector<const JpegImage*> images = set->of_size(256, 256);
   ASSERT_FALSE(images.empty());
   for (JpegBackend backend : {JpegBackend::hybrid, JpegBackend::gpu_hybrid}) {

@@ -151,7 +151,7 @@ TEST(GpuPipeline, GpuDecodeDeliversDecodedBatchesOrSkipsNamingNvjpeg) {
       GTEST_SKIP() << skipped.what();
     }
     EXPECT_NE(engine->gpu_decoder().find("nvJPEG"), std::string::npos);
-    const PipelineConfig run = with_decode_inputs(config);
+    const PipelineConfig run = with_decode_inputs(config, RunImages());
     Pipeline pipeline(run, *engine);
     const EpochResult result = pipeline.run_epoch();
     ASSERT_EQ(result.end, EpochEnd::completed) << describe_result(result);

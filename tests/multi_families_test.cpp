@@ -110,7 +110,7 @@ TEST(MultiFamilies, ASkippedCaseIsRecordedWithItsReason) {
   RunOptions options;
   options.preset = Preset::quick;
   const nlohmann::json report =
-      run_selection(selection, options, case_context(options), "h2d_tests");
+      run_selection(selection, options, case_context(options, RunPlan{}), "h2d_tests");
   ASSERT_EQ(report["benchmarks"].size(), 1u);
   EXPECT_EQ(report["benchmarks"][0]["error_occurred"], true);
   EXPECT_EQ(report["benchmarks"][0]["error_message"], "needs two GPUs; one here");

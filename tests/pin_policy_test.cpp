@@ -164,13 +164,11 @@ namespace h2d {
 namespace {
 
 TEST(PinnedFit, RefusesWhatThePinnedCapCannotHoldAndKeepsNothing) {
-  const std::size_t before = pinned_budget().limit();
-  set_pinned_limit(1024);
+  const ScopedPinnedLimit limit(1024);
   EXPECT_THROW(require_pinned_fits(2048, "a test batch"), PinnedBudgetExceeded);
   EXPECT_NO_THROW(require_pinned_fits(1024, "a test batch"));
   EXPECT_NO_THROW(require_pinned_fits(0, "nothing"));
   EXPECT_EQ(pinned_budget().in_use(), 0u);
-  set_pinned_limit(before);
 }
 
 }  // namespace

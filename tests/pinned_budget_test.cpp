@@ -39,12 +39,31 @@ TEST(PinnedBudget, OverTheCapFailsWithAClearMessage) {
 
 // The cap is checked before any CUDA call, so this holds with or without a GPU.
 TEST(PinnedBudget, PinnedHostBuffersAreChargedBeforeAllocating) {
-  set_pinned_limit(4096);
-  EXPECT_THROW(HostBuffer(HostKind::pinned, 8192), PinnedBudgetExceeded);
-  EXPECT_THROW(HostBuffer(HostKind::registered, 8192), PinnedBudgetExceeded);
-  EXPECT_NO_THROW(HostBuffer(HostKind::pageable, 8192));  // pageable is not charged
-  EXPECT_EQ(pinned_budget().in_use(), 0u);
-  set_pinned_limit(available_memory_bytes() / 2);
+  const std::size_t before = pinned_budget().limit();
+  {
+    const ScopedPinnedLimit limit(4096);
+    EXPECT_THROW(HostBuffer(HostKind::pinned, 8192), PinnedBudgetExceeded);
+    EXPECT_THROW(HostBuffer(HostKind::registered, 8192), PinnedBudgetExceeded);
+    EXPECT_NO_THROW(HostBuffer(HostKind::pageable, 8192));  // pageable is not charged
+    EXPECT_EQ(pinned_budget().in_use(), 0u);
+  }
+  EXPECT_EQ(pinned_budget().limit(), before) << "the scope's end gives the limit back";
+}
+
+// A run's limit comes and goes; what was pinned under it is handed back to the same accountant.
+TEST(PinnedBudget, AScopedLimitLeavesReservationsWithTheProcessBudget) {
+  const std::size_t before = pinned_budget().in_use();
+  PinnedReservation held;
+  {
+    const ScopedPinnedLimit limit(std::size_t{1} << 20);
+    EXPECT_EQ(pinned_budget().limit(), std::size_t{1} << 20);
+    EXPECT_EQ(pinned_budget().origin(), "set by --pinned-limit");
+    held = pinned_budget().reserve(4096, "a test block");
+  }
+  EXPECT_NE(pinned_budget().origin(), "set by --pinned-limit");
+  EXPECT_EQ(pinned_budget().in_use(), before + 4096);
+  held = PinnedReservation();
+  EXPECT_EQ(pinned_budget().in_use(), before);
 }
 
 TEST(SystemMemory, ReadsMemAvailableFromMeminfo) {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -22,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/decode/run_images.hpp"
 #include "harness/host/shared_segment.hpp"
 #include "harness/pipeline/host_step_engine.hpp"
 #include "harness/pipeline/pipeline.hpp"
@@ -30,6 +32,7 @@
 #include "harness/pipeline/pipeline_verdict.hpp"
 #include "harness/pipeline/worker_processes.hpp"
 #include "tests/child_process.hpp"
+#include "tests/h2dbench_process.hpp"
 #include "tests/pipeline_test_support.hpp"
 #include "tests/process_runner.hpp"
 
@@ -116,21 +119,57 @@ TEST(ProcessPipeline, EveryPinAndShmModeDeliversEveryBatchIntact) {
   EXPECT_TRUE(new_stale_names(before).empty()) << "a segment outlived its loop";
 }
 
-TEST(ProcessPipeline, WorkerProcessesDecodeTheRunsImages) {
-  // decode=cpu: each worker makes the run's image set again (the generated one here) and decodes
-  // its samples from it; what arrives must be what the worker checksummed.
+// decode=cpu: each worker makes the run's image set again and decodes its samples from it; what
+// arrives must be what the worker checksummed.
+void expect_worker_processes_decode(const RunImages& images) {
   PipelineConfig config = process_config(PinMode::pin_thread, ShmMode::fresh);
   config.decode = DecodeMode::cpu;
   config.tile = kDecodeTile;
   config.batch_size = 2;
   config.batches = 8;
-  const PipelineConfig run = with_decode_inputs(config);
+  const PipelineConfig run = with_decode_inputs(config, images);
+  EXPECT_EQ(run.image_dir, images.dir());
   HostStepEngine engine(run);
   Pipeline pipeline(run, engine);
   const EpochResult result = pipeline.run_epoch();
   EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
   EXPECT_EQ(result.verified, run.batches);
   EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+}
+
+TEST(ProcessPipeline, WorkerProcessesDecodeTheRunsImages) {
+  expect_worker_processes_decode(RunImages());  // the generated set
+}
+
+TEST(ProcessPipeline, WorkerProcessesLoadTheRunsImagesFolderAgain) {
+  const std::filesystem::path dir = h2d_test::scratch_folder("process_pipeline_images");
+  const ImageSet generated = generate_image_set();
+  std::size_t written = 0;
+  for (const JpegImage* image : generated.of_size(kDecodeTile, kDecodeTile)) {
+    std::ofstream(dir / (std::to_string(written++) + ".jpg"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(image->bytes.data()),
+               static_cast<std::streamsize>(image->bytes.size()));
+  }
+  ASSERT_GT(written, 0u);
+  expect_worker_processes_decode(RunImages(dir.string()));  // --images DIR
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProcessPipeline, WorkerProcessesRefuseAnImageSetTheyCannotMakeAgain) {
+  PipelineConfig config = process_config(PinMode::pin_thread, ShmMode::fresh);
+  config.decode = DecodeMode::cpu;
+  config.tile = kDecodeTile;
+  auto in_memory = std::make_shared<ImageSet>(generate_image_set());
+  in_memory->generated = false;  // a set from nowhere a worker could load it
+  config.images = in_memory;
+  try {
+    HostStepEngine engine(config);
+    Pipeline pipeline(config, engine);
+    pipeline.run_epoch();
+    FAIL() << "a worker process cannot have decoded a set only the parent holds";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("makes it again"), std::string::npos) << error.what();
+  }
 }
 
 TEST(ProcessPipeline, TheHandOffAndThePinCopyAreSeparateCostsAndSharedPinnedHasNoPinCopy) {

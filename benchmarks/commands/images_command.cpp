@@ -46,10 +46,8 @@ int images_command(const std::vector<std::string>& args, const std::string& /*pr
   if (parsed.has("--images") && parsed.has("--write")) {
     throw UsageError("--write writes the generated tiles; it takes no --images");
   }
-  if (const auto dir = parsed.get("--images")) {
-    set_image_dir(*dir);
-  }
-  const std::shared_ptr<const ImageSet> set = run_image_set();
+  const auto folder = parsed.get("--images");
+  const std::shared_ptr<const ImageSet> set = folder ? RunImages(*folder).set() : RunImages().set();
   if (parsed.has("--json")) {
     fmt::print("{}\n", image_set_to_json(*set).dump(2));
   } else {

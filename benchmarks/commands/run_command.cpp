@@ -157,14 +157,14 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   for (const DeviceInfo& gpu : plan.devices) {
     context.selected_devices.push_back(gpu.ordinal);
   }
+  std::optional<ScopedPinnedLimit> pinned_limit;  // --pinned-limit, for the whole run
   if (context.options.pinned_limit) {
-    set_pinned_limit(*context.options.pinned_limit);
+    pinned_limit.emplace(*context.options.pinned_limit);
   }
   context.pinned_limit_bytes = pinned_budget().limit();
 
   if (context.options.images) {
-    set_image_dir(*context.options.images);  // a folder with no usable image: one line, exit 2
-    print_image_set(*used_image_set());
+    print_image_set(*plan.images->used());  // make_plan loaded it
   }
   run_topology();  // a bad HWLOC_XMLFILE stops the run now, not after minutes of measuring
   require_kernel_images(plan.devices);  // a GPU this build has no code for: one line, exit 2
@@ -208,7 +208,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   announce_devices(plan);
   context.latches = decide_run_latches(plan, context.options.profile);
-  CaseContext case_context = h2d::case_context(context.options);
+  CaseContext case_context = h2d::case_context(context.options, plan);
   case_context.latching = latching_of(context.latches);
   context.stopping_rule = case_context.stopping_rule;
   announce_duration(selection.cases.size(), case_context.stopping_rule);
@@ -232,7 +232,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   add_declarations(report, selection);
   add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
   report["h2dbench"]["counters"] = counter_declarations_json(report["benchmarks"]);
-  if (const auto images = used_image_set()) {
+  if (const auto images = plan.images->used()) {
     report["h2dbench"]["images"] = image_set_to_json(*images);
   }
   if (trace) {

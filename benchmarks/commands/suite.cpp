@@ -43,6 +43,9 @@ RunPlan make_plan(const RunOptions& options, const DeviceDiscovery& discovery) {
   RunPlan plan;
   plan.preset = options.preset;
   plan.no_gpu_reason = discovery.unavailable_reason;
+  if (options.images) {
+    plan.images = std::make_shared<const RunImages>(*options.images);  // a bad folder: one line
+  }
   if (!discovery.usable()) {
     if (options.devices && *options.devices != "all") {
       throw UsageError(fmt::format("--devices '{}': no GPU is usable here: {}", *options.devices,
@@ -73,8 +76,9 @@ RunPlan make_preview_plan(const RunOptions& options) {
   return plan;
 }
 
-CaseContext case_context(const RunOptions& options) {
+CaseContext case_context(const RunOptions& options, const RunPlan& plan) {
   CaseContext context;
+  context.images = plan.images;
   context.stopping_rule = preset_stopping_rule(options.preset);
   if (options.profile) {
     context.stopping_rule.exact_measurements = kProfileIterations;

@@ -64,8 +64,9 @@ struct DecodeCase {
 };
 
 // The batch: sample i is image i of the group, round and round.
-std::vector<const JpegImage*> batch_images(const TileGroup& group, std::size_t batch) {
-  const std::vector<const JpegImage*> all = group_images(*run_image_set(), group);
+std::vector<const JpegImage*> batch_images(const ImageSet& set, const TileGroup& group,
+                                           std::size_t batch) {
+  const std::vector<const JpegImage*> all = group_images(set, group);
   if (all.empty()) {
     throw std::runtime_error(fmt::format("the image set has no {} image", group.key()));
   }
@@ -104,7 +105,8 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state, const CaseCon
   if (c.route == Route::jpeg) {
     gpu_decoder.emplace(c.device, c.backend);
   }
-  const std::vector<const JpegImage*> images = batch_images(c.group, c.batch);
+  const std::vector<const JpegImage*> images =
+      batch_images(*context.images->set(), c.group, c.batch);
   const SampleShape shape{3, c.group.height, c.group.width};
   const ChannelStats stats = imagenet_stats();
   const NormalizeParams params = make_normalize_params(stats);
@@ -312,7 +314,7 @@ std::vector<BenchmarkCase> decode_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   const std::size_t threads = usable_cores();
   for (const DeviceInfo& gpu : plan.devices) {
-    for (const TileGroup& group : uniform_tile_groups()) {
+    for (const TileGroup& group : uniform_tile_groups(*plan.images)) {
       for (const RouteChoice& choice : route_choices()) {
         for (std::size_t batch : batch_sizes(plan.preset)) {
           const CaseName name = case_name_on("h2d/decode", plan, gpu)

@@ -35,7 +35,7 @@ void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement pl
                           std::size_t threads, benchmark::State& state,
                           const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "image set and buffers");
-  const std::shared_ptr<const ImageSet> set = run_image_set();
+  const std::shared_ptr<const ImageSet> set = context.images->set();
   const std::vector<const JpegImage*> images = group_images(*set, group);
   if (images.empty()) {
     throw std::runtime_error(fmt::format("the image set has no {} image", group.key()));
@@ -92,7 +92,7 @@ void run_host_decode_case(TileGroup group, DecodeSpeed speed, OutputPlacement pl
 
 std::vector<BenchmarkCase> host_decode_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
-  for (const TileGroup& group : tile_groups()) {
+  for (const TileGroup& group : tile_groups(*plan.images)) {
     for (DecodeSpeed speed : {DecodeSpeed::accurate, DecodeSpeed::fast}) {
       for (OutputPlacement placement : {OutputPlacement::malloc, OutputPlacement::aligned64}) {
         for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {

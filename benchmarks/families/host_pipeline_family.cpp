@@ -19,7 +19,7 @@ void run_host_pipeline_case(const PipelineConfig& config, benchmark::State& stat
   PipelineConfig run = config;
   run.watchdog = context.pipeline_watchdog;
   HostStepEngine engine(run);
-  run_pipeline_case(run, engine, /*host_only=*/true, state, context.stopping_rule);
+  run_pipeline_case(run, engine, /*host_only=*/true, state, context);
 }
 
 std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {

@@ -24,7 +24,7 @@ void run_gpu_pipeline_case(const PipelineConfig& config, int device, benchmark::
   run.watchdog = context.pipeline_watchdog;
   ScopedDevice on(device);
   GpuStepEngine engine(device, run);
-  run_pipeline_case(run, engine, /*host_only=*/false, state, context.stopping_rule);
+  run_pipeline_case(run, engine, /*host_only=*/false, state, context);
 }
 
 std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {

@@ -48,6 +48,22 @@ PinnedReservation PinnedBudget::reserve(std::size_t bytes, const std::string& wh
   return PinnedReservation(this, bytes);
 }
 
+std::size_t PinnedBudget::limit() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return limit_;
+}
+
+std::string PinnedBudget::origin() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return origin_;
+}
+
+void PinnedBudget::change_limit(std::size_t limit, std::string origin) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  limit_ = limit;
+  origin_ = std::move(origin);
+}
+
 std::size_t PinnedBudget::in_use() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return in_use_;
@@ -58,26 +74,23 @@ void PinnedBudget::give_back(std::size_t bytes) noexcept {
   in_use_ -= bytes;
 }
 
-namespace {
-std::unique_ptr<PinnedBudget>& budget_slot() {
-  static std::unique_ptr<PinnedBudget> budget;
+PinnedBudget& pinned_budget() {
+  static PinnedBudget budget = [] {
+    const std::size_t available = available_memory_bytes();
+    return PinnedBudget(available / 2,
+                        fmt::format("half of the {} of memory available; --pinned-limit changes it",
+                                    format_bytes(available)));
+  }();
   return budget;
 }
-}  // namespace
 
-PinnedBudget& pinned_budget() {
-  auto& slot = budget_slot();
-  if (!slot) {
-    const std::size_t available = available_memory_bytes();
-    slot = std::make_unique<PinnedBudget>(
-        available / 2, fmt::format("half of the {} of memory available; --pinned-limit changes it",
-                                   format_bytes(available)));
-  }
-  return *slot;
+ScopedPinnedLimit::ScopedPinnedLimit(std::size_t bytes)
+    : previous_limit_(pinned_budget().limit()), previous_origin_(pinned_budget().origin()) {
+  pinned_budget().change_limit(bytes, "set by --pinned-limit");
 }
 
-void set_pinned_limit(std::size_t bytes) {
-  budget_slot() = std::make_unique<PinnedBudget>(bytes, "set by --pinned-limit");
+ScopedPinnedLimit::~ScopedPinnedLimit() {
+  pinned_budget().change_limit(previous_limit_, std::move(previous_origin_));
 }
 
 }  // namespace h2d

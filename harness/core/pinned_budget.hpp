@@ -45,13 +45,16 @@ class PinnedBudget {
   // Throws PinnedBudgetExceeded, naming `what`, when `bytes` more would pass the limit.
   PinnedReservation reserve(std::size_t bytes, const std::string& what);
 
-  std::size_t limit() const { return limit_; }
+  std::size_t limit() const;
   std::size_t in_use() const;
-  const std::string& origin() const { return origin_; }
+  std::string origin() const;
 
  private:
   friend class PinnedReservation;
+  friend class ScopedPinnedLimit;
   void give_back(std::size_t bytes) noexcept;
+  // A new limit; what is reserved stays reserved (a ScopedPinnedLimit's business).
+  void change_limit(std::size_t limit, std::string origin);
 
   std::size_t limit_;
   std::string origin_;
@@ -59,9 +62,24 @@ class PinnedBudget {
   std::size_t in_use_ = 0;
 };
 
-// The process-wide budget: by default half of the memory available when first asked, or what
-// set_pinned_limit() said (the --pinned-limit flag).
+// The process-wide budget every pinned allocation is charged to: pinned pages are the machine's,
+// whoever asks. Its limit is half of the memory available when first asked, or what the
+// innermost live ScopedPinnedLimit says.
 PinnedBudget& pinned_budget();
-void set_pinned_limit(std::size_t bytes);
+
+// --pinned-limit for as long as this lives (a run, a test): the process budget's limit is `bytes`,
+// then what it was before. The budget itself (what is reserved) is untouched, so memory pinned
+// before or during the scope is handed back to the same accountant.
+class ScopedPinnedLimit {
+ public:
+  explicit ScopedPinnedLimit(std::size_t bytes);
+  ScopedPinnedLimit(const ScopedPinnedLimit&) = delete;
+  ScopedPinnedLimit& operator=(const ScopedPinnedLimit&) = delete;
+  ~ScopedPinnedLimit();
+
+ private:
+  std::size_t previous_limit_;
+  std::string previous_origin_;
+};
 
 }  // namespace h2d

@@ -1,21 +1,33 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "harness/decode/image_set.hpp"
 
 namespace h2d {
 
-// The one image set of a process: the --images folder (set_image_dir, loaded at once so a bad
-// folder stops the run before any measurement), else the generated tiles, made on first use and
-// kept in memory for the rest of the run. Thread-safe.
-void set_image_dir(const std::string& dir);
-std::shared_ptr<const ImageSet> run_image_set();
-// The folder set_image_dir loaded, empty while the set is the generated one (another process
-// makes the same set from this: a loader worker process).
-std::string image_dir();
-// The set if a case asked for it (or --images loaded it), for the report; null otherwise.
-std::shared_ptr<const ImageSet> used_image_set();
+// The image set of one run: the --images folder (loaded when this is made, so a bad folder stops
+// the run before any measurement), else the generated tiles, made on first use and kept for the
+// rest of the run. The plan decides its tile groups from it, the cases decode it, the report
+// describes it; a loader worker process makes the same set again from dir(). Thread-safe.
+class RunImages {
+ public:
+  RunImages() = default;                       // the generated tiles
+  explicit RunImages(const std::string& dir);  // --images DIR: loaded now, throws on a bad folder
+  RunImages(const RunImages&) = delete;
+  RunImages& operator=(const RunImages&) = delete;
+
+  std::shared_ptr<const ImageSet> set() const;  // made on first use when generated
+  // The set if --images loaded it or a case asked for it (for the report); null otherwise.
+  std::shared_ptr<const ImageSet> used() const;
+  const std::string& dir() const { return dir_; }  // "" for the generated set
+
+ private:
+  std::string dir_;
+  mutable std::mutex mutex_;
+  mutable std::shared_ptr<const ImageSet> set_;
+};
 
 }  // namespace h2d

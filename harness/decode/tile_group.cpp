@@ -4,8 +4,6 @@
 
 #include <memory>
 
-#include "harness/decode/run_images.hpp"
-
 namespace h2d {
 
 std::string TileGroup::key() const {
@@ -35,16 +33,16 @@ std::vector<TileGroup> generated_groups() {
 
 }  // namespace
 
-std::vector<TileGroup> tile_groups() {
-  const std::shared_ptr<const ImageSet> loaded = used_image_set();
+std::vector<TileGroup> tile_groups(const RunImages& images) {
+  const std::shared_ptr<const ImageSet> loaded = images.used();
   if (loaded && !loaded->generated) {
     return {TileGroup{}};
   }
   return generated_groups();
 }
 
-std::vector<TileGroup> uniform_tile_groups() {
-  const std::shared_ptr<const ImageSet> loaded = used_image_set();
+std::vector<TileGroup> uniform_tile_groups(const RunImages& images) {
+  const std::shared_ptr<const ImageSet> loaded = images.used();
   if (!loaded || loaded->generated) {
     return generated_groups();
   }

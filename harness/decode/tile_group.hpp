@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/decode/image_set.hpp"
+#include "harness/decode/run_images.hpp"
 
 namespace h2d {
 
@@ -20,9 +21,9 @@ struct TileGroup {
 std::vector<const JpegImage*> group_images(const ImageSet& set, const TileGroup& group);
 
 // host/decode's groups: each generated tile size, or the whole --images folder (sizes may differ).
-std::vector<TileGroup> tile_groups();
+std::vector<TileGroup> tile_groups(const RunImages& images);
 // Groups of images of one size (a batch the GPU normalizes as one tensor): each generated tile
 // size, or the most common size of the --images folder.
-std::vector<TileGroup> uniform_tile_groups();
+std::vector<TileGroup> uniform_tile_groups(const RunImages& images);
 
 }  // namespace h2d

@@ -34,11 +34,9 @@ class LoaderWorker {
       ring_.emplace_back(SharedSegment(fd, start.slot_bytes), /*populate=*/true);
     }
     if (config_.decode == DecodeMode::cpu) {
-      if (start.image_dir[0] != '\0') {
-        set_image_dir(
-            std::string(start.image_dir, strnlen(start.image_dir, sizeof start.image_dir)));
-      }
-      decoder_.emplace(run_image_set(), config_.tile);
+      // The parent's set, made again: the generated tiles, or its --images folder.
+      const std::string dir(start.image_dir, strnlen(start.image_dir, sizeof start.image_dir));
+      decoder_.emplace(dir.empty() ? RunImages().set() : RunImages(dir).set(), config_.tile);
     }
   }
 

@@ -78,10 +78,11 @@ void add_epoch(EpochResult& sum, const EpochResult& epoch) {
   sum.lost_batches += epoch.lost_batches;
 }
 
-PipelineConfig with_decode_inputs(const PipelineConfig& config) {
+PipelineConfig with_decode_inputs(const PipelineConfig& config, const RunImages& images) {
   PipelineConfig run = config;
   if (run.decode != DecodeMode::none && !run.images) {
-    run.images = run_image_set();
+    run.images = images.set();
+    run.image_dir = images.dir();
   }
   if (run.decode == DecodeMode::gpu && run.images->of_size(run.tile, run.tile).empty()) {
     // nvJPEG decodes whole images and the device has no crop: the tiles must be the images.
@@ -94,11 +95,11 @@ PipelineConfig with_decode_inputs(const PipelineConfig& config) {
 }
 
 void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bool host_only,
-                       benchmark::State& state, const StoppingRule& rule) {
-  const PipelineConfig config = with_decode_inputs(case_config);
+                       benchmark::State& state, const CaseContext& context) {
+  const PipelineConfig config = with_decode_inputs(case_config, *context.images);
   Pipeline pipeline(config, engine);
   EpochResult sum;
-  MeasurementLoop loop(state, rule);
+  MeasurementLoop loop(state, context.stopping_rule);
   for (auto _ : loop) {
     const EpochResult epoch = pipeline.run_epoch();
     throw_unless_clean(epoch);

@@ -4,7 +4,8 @@
 
 #include <stdexcept>
 
-#include "harness/core/stopping_rule.hpp"
+#include "harness/decode/run_images.hpp"
+#include "harness/measure/case_context.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
@@ -24,10 +25,10 @@ StageUtilization stage_utilization(const PipelineConfig& config, const EpochResu
 // Adds the measurements of `epoch` to `sum`.
 void add_epoch(EpochResult& sum, const EpochResult& epoch);
 
-// `config` ready to run: decode=cpu|gpu gets the run's image set (run_images) unless it has one.
+// `config` ready to run: decode=cpu|gpu gets the run's image set (`images`) unless it has one.
 // decode=gpu throws CaseSkipped when the set has no image of tile x tile (nvJPEG decodes whole
 // images; the device does not crop). Without nvJPEG, GpuStepEngine's constructor skips it.
-PipelineConfig with_decode_inputs(const PipelineConfig& config);
+PipelineConfig with_decode_inputs(const PipelineConfig& config, const RunImages& images);
 
 // Runs one pipeline case under Google Benchmark: each iteration is one epoch, timed over its
 // measured window (manual time). Writes samples_per_s, gpu_busy_pct, bus_busy_pct,
@@ -40,6 +41,6 @@ PipelineConfig with_decode_inputs(const PipelineConfig& config);
 // and the bus share is their copy and decode together.
 // Measures epochs in a MeasurementLoop under `rule`.
 void run_pipeline_case(const PipelineConfig& config, StepEngine& engine, bool host_only,
-                       benchmark::State& state, const StoppingRule& rule);
+                       benchmark::State& state, const CaseContext& context);
 
 }  // namespace h2d

@@ -79,6 +79,9 @@ struct PipelineConfig {
   double sample_us = 100;  // CPU time a worker spends per sample (synthesis + normalization)
   DecodeMode decode = DecodeMode::none;    // cpu: decode + crop + normalize instead of sample_us
   std::shared_ptr<const ImageSet> images;  // what decode=cpu|gpu decodes (3 x tile x tile)
+  // The --images folder `images` was loaded from, "" for the generated set: a worker process
+  // makes the same set again from it (with_decode_inputs fills both).
+  std::string image_dir;
   double compute_us = 1000;      // the step's device time per batch (forward/backward stand-in)
   std::size_t batches = 64;      // per epoch
   std::size_t warmup = 4;        // first completions of an epoch, not measured

@@ -14,7 +14,7 @@
 #include <system_error>
 #include <thread>
 
-#include "harness/decode/run_images.hpp"
+#include "harness/decode/image_set.hpp"
 #include "harness/pipeline/loader_messages.hpp"
 
 extern char** environ;
@@ -59,12 +59,12 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
   }
   LoaderStart start = loader_start(config, slot_bytes);
   if (config.decode == DecodeMode::cpu) {
-    if (config.images != run_image_set()) {
+    if (!config.images || (!config.images->generated && config.image_dir.empty())) {
       throw std::invalid_argument(
           "worker=process decodes the run's image set (--images or the generated one): a worker "
           "process makes it again from that, not from another set in this process's memory");
     }
-    const std::string dir = image_dir();
+    const std::string& dir = config.image_dir;
     if (dir.size() >= sizeof start.image_dir) {
       throw std::invalid_argument("--images: the folder's path is too long for a worker process");
     }

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/device_info.hpp"
 #include "harness/core/preset.hpp"
+#include "harness/decode/run_images.hpp"
 #include "harness/measure/case_context.hpp"
 
 namespace h2d {
@@ -20,6 +22,8 @@ struct RunPlan {
   Preset preset = Preset::standard;
   std::vector<DeviceInfo> devices;  // selected with --devices; empty when no GPU is usable
   std::string no_gpu_reason;        // why `devices` is empty
+  // --images or the generated tiles: which tile groups the decode families have.
+  std::shared_ptr<const RunImages> images = std::make_shared<const RunImages>();
 };
 
 // One benchmark case, ready to hand to Google Benchmark.
