@@ -23,7 +23,7 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 // (run.iterations)' failed"), so an interrupted default-preset run left no report at all.
 void run_three_repetitions_the_last_skipped() {
   benchmark::ClearRegisteredBenchmarks();
-  clear_case_outcomes();
+  static CaseOutcomeLog log;
   static int calls = 0;
   static BenchmarkCase bench_case;
   bench_case.name = "test/skip_third";
@@ -37,13 +37,13 @@ void run_three_repetitions_the_last_skipped() {
   };
   benchmark::RegisterBenchmark(
       bench_case.name.c_str(),
-      [](benchmark::State& state) { run_case(bench_case, CaseContext{}, state); })
+      [](benchmark::State& state) { run_case(bench_case, CaseContext{}, log, state); })
       ->Iterations(5)
       ->Repetitions(3);
   SilentReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
-  std::exit(case_outcomes().skipped.size() == 1 ? 0 : 3);
+  std::exit(log.outcomes().skipped.size() == 1 ? 0 : 3);
 }
 
 TEST(CaseRunner, ARepetitionEndingBeforeItsLoopDoesNotAbortTheRun) {

@@ -109,12 +109,13 @@ TEST(MultiFamilies, ASkippedCaseIsRecordedWithItsReason) {
   selection.cases.push_back(skipped_case("multi/test/gpus=several", "needs two GPUs; one here"));
   RunOptions options;
   options.preset = Preset::quick;
-  const nlohmann::json report =
+  const SuiteRun run =
       run_selection(selection, options, case_context(options, RunPlan{}), "h2d_tests");
+  const nlohmann::json& report = run.report;
   ASSERT_EQ(report["benchmarks"].size(), 1u);
   EXPECT_EQ(report["benchmarks"][0]["error_occurred"], true);
   EXPECT_EQ(report["benchmarks"][0]["error_message"], "needs two GPUs; one here");
-  const CaseOutcomes outcomes = case_outcomes();
+  const CaseOutcomes& outcomes = run.outcomes;
   ASSERT_EQ(outcomes.skipped.size(), 1u);
   EXPECT_EQ(outcomes.skipped[0].name, "multi/test/gpus=several");
   EXPECT_TRUE(outcomes.failed.empty());

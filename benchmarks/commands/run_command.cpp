@@ -225,8 +225,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
 
   const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
-  nlohmann::json report = run_selection(selection, context.options, case_context, program);
-  context.outcomes = case_outcomes();
+  SuiteRun run = run_selection(selection, context.options, case_context, program);
+  nlohmann::json report = std::move(run.report);
+  context.outcomes = std::move(run.outcomes);
   report["h2dbench"] = context_to_json(context);
   report["h2dbench"]["run"]["profile"] = context.options.profile;
   add_declarations(report, selection);

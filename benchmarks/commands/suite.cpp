@@ -111,8 +111,8 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
   return selection;
 }
 
-nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
-                             const CaseContext& context, const std::string& program) {
+SuiteRun run_selection(const SuiteSelection& selection, const RunOptions& options,
+                       const CaseContext& context, const std::string& program) {
   // The stopping rule (case_context) decides how long a case measures, so Google Benchmark is given
   // no minimum time; --benchmark_repetitions goes through for whoever wants its aggregates.
   std::vector<std::string> words{program};
@@ -133,13 +133,14 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   }
 
   benchmark::ClearRegisteredBenchmarks();
-  clear_case_outcomes();
+  CaseOutcomeLog log;
   for (const BenchmarkCase& bench_case : selection.cases) {
     // One body call a repetition, which measures until its stopping rule says so (MeasurementLoop):
     // no sizing runs, and each case's setup is done once.
-    benchmark::RegisterBenchmark(
-        bench_case.name.c_str(),
-        [&bench_case, context](benchmark::State& state) { run_case(bench_case, context, state); })
+    benchmark::RegisterBenchmark(bench_case.name.c_str(),
+                                 [&bench_case, &context, &log](benchmark::State& state) {
+                                   run_case(bench_case, context, log, state);
+                                 })
         ->Unit(benchmark::kMicrosecond)
         ->UseManualTime()
         ->Iterations(1);
@@ -158,7 +159,7 @@ nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& 
   }
   nlohmann::json report = parse_benchmark_json(reporter.json());
   strip_timing_suffixes(report);
-  return report;
+  return {std::move(report), log.outcomes()};
 }
 
 void add_declarations(nlohmann::json& report, const SuiteSelection& selection) {

@@ -32,11 +32,18 @@ struct SuiteSelection {
 SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
                             const std::string& benchmark_filter = {});
 
+// What run_selection gives back: Google Benchmark's JSON document, and the cases that were
+// skipped or failed, with why.
+struct SuiteRun {
+  nlohmann::json report;
+  CaseOutcomes outcomes;
+};
+
 // Registers the selection with Google Benchmark (manual time, one body call per case and
 // repetition, handed `context`: its MeasurementLoop decides how long it measures), runs it with the
-// console table on stdout, and returns Google Benchmark's JSON document.
-nlohmann::json run_selection(const SuiteSelection& selection, const RunOptions& options,
-                             const CaseContext& context, const std::string& program);
+// console table on stdout, and returns what it measured and what happened to each case.
+SuiteRun run_selection(const SuiteSelection& selection, const RunOptions& options,
+                       const CaseContext& context, const std::string& program);
 
 // What each case means, from its family's declaration: `axes` on every entry of a selected case
 // ({"workload": {...}, "strategy": {...}}) and the declarations of the run's families in

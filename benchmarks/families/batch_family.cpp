@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
-#include "harness/batch/batch_counters.hpp"
 #include "harness/batch/batch_device.hpp"
 #include "harness/batch/batch_staging.hpp"
 #include "harness/batch/pin_policy.hpp"
@@ -24,8 +23,8 @@
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/host/host_copy.hpp"
+#include "harness/measure/batch_timing.hpp"
 #include "harness/measure/counters.hpp"
-#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -92,25 +91,21 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
   device.clear(stream);  // zeros: a copy that stops happening fails verification
   setup.reset();
 
-  SampleSeries series;
   std::size_t batches = 0;
-  MeasurementLoop loop(state, context.stopping_rule);
-  for (auto _ : loop) {
-    const std::size_t slot = batches++ % staging.slots();
-    Stopwatch watch;
-    const double host_prep = run_batch(slot, latched ? &latch : nullptr);
-    const double seconds = watch.seconds();
-    loop.record(seconds);
-    const double h2d = elapsed_ms(start, h2d_done) / 1e3;
-    series.add("batch", seconds);
-    series.add("host_prep", host_prep);
-    series.add("copy", h2d);
-    series.add("GB_per_s", gb_per_s(static_cast<double>(layout.payload_bytes), h2d));
-    if (output_bytes > 0) {
-      series.add("d2h_GB_per_s",
-                 gb_per_s(static_cast<double>(output_bytes), elapsed_ms(model_done, stop) / 1e3));
-    }
-  }
+  double host_prep = 0;
+  const SampleSeries series = time_batches(
+      state, context.stopping_rule,
+      [&] { host_prep = run_batch(batches++ % staging.slots(), latched ? &latch : nullptr); },
+      [&](SampleSeries& figures) {
+        const double h2d = elapsed_ms(start, h2d_done) / 1e3;
+        figures.add("host_prep", host_prep);
+        figures.add("copy", h2d);
+        figures.add("GB_per_s", gb_per_s(static_cast<double>(layout.payload_bytes), h2d));
+        if (output_bytes > 0) {
+          figures.add("d2h_GB_per_s", gb_per_s(static_cast<double>(output_bytes),
+                                               elapsed_ms(model_done, stop) / 1e3));
+        }
+      });
 
   device.verify_arrived(samples, stream);
   if (output_bytes > 0) {

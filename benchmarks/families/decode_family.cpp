@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
-#include "harness/batch/batch_counters.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
@@ -41,8 +40,8 @@
 #include "harness/decode/tile_group.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/batch_timing.hpp"
 #include "harness/measure/counters.hpp"
-#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -220,27 +219,22 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state, const CaseCon
   device_zero(device_floats.data(), float_bytes, stream);
   setup.reset();
 
-  SampleSeries series;
-  MeasurementLoop loop(state, context.stopping_rule);
-  for (auto _ : loop) {
-    const Stopwatch watch;
-    const double host_decode = run_batch(latched ? &latch : nullptr);
-    const double seconds = watch.seconds();
-    loop.record(seconds);
-    const double to_device = elapsed_ms(start, arrived) / 1e3;
-    series.add("batch", seconds);
-    series.add("GB_per_s", gb_per_s(static_cast<double>(bus_bytes), seconds));
-    if (c.route == Route::jpeg) {
-      series.add("decode", to_device);  // nvJPEG's copies and decode, its CPU part included
-    } else {
-      series.add("decode", host_decode);
-      series.add("copy", to_device);
-      series.add("copy_GB_per_s", gb_per_s(static_cast<double>(bus_bytes), to_device));
-    }
-    if (c.route != Route::cpu_float32) {
-      series.add("gpu_normalize", elapsed_ms(arrived, stop) / 1e3);
-    }
-  }
+  double host_decode = 0;
+  const SampleSeries series = time_batches(
+      state, context.stopping_rule, [&] { host_decode = run_batch(latched ? &latch : nullptr); },
+      [&](SampleSeries& figures) {
+        const double to_device = elapsed_ms(start, arrived) / 1e3;
+        if (c.route == Route::jpeg) {
+          figures.add("decode", to_device);  // nvJPEG's copies and decode, its CPU part included
+        } else {
+          figures.add("decode", host_decode);
+          figures.add("copy", to_device);
+          figures.add("copy_GB_per_s", gb_per_s(static_cast<double>(bus_bytes), to_device));
+        }
+        if (c.route != Route::cpu_float32) {
+          figures.add("gpu_normalize", elapsed_ms(arrived, stop) / 1e3);
+        }
+      });
 
   // The floats must be the normalize of the pixels that reached the device: libjpeg-turbo's for
   // the CPU routes, nvJPEG's (checked against the warm-up's) for the GPU ones.
@@ -277,7 +271,7 @@ void run_decode_case(const DecodeCase& c, benchmark::State& state, const CaseCon
   write_batch_counters(state, series, c.batch);
   set_counter(state, "bus_bytes_per_sample",
               static_cast<double>(bus_bytes) / static_cast<double>(c.batch));
-  set_counter(state, "GB_per_s", series.median("GB_per_s"));
+  set_counter(state, "GB_per_s", gb_per_s(static_cast<double>(bus_bytes), series.median("batch")));
   set_counter(state, "decode_ms", series.median("decode") * 1e3);
   if (c.route != Route::jpeg) {
     set_counter(state, "copy_ms", series.median("copy") * 1e3);

@@ -10,17 +10,15 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
-#include "harness/batch/batch_counters.hpp"
 #include "harness/batch/batch_staging.hpp"
 #include "harness/batch/sample_set.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/sample_series.hpp"
-#include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
+#include "harness/measure/batch_timing.hpp"
 #include "harness/measure/counters.hpp"
-#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -52,18 +50,12 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
   staging.prepare(samples, 0);  // warm-up
   setup.reset();
 
-  SampleSeries series;
   std::size_t batches = 0;
   std::size_t slot = 0;
-  MeasurementLoop loop(state, context.stopping_rule);
-  for (auto _ : loop) {
+  const SampleSeries series = time_batches(state, context.stopping_rule, [&] {
     slot = batches++ % staging.slots();
-    Stopwatch watch;
     staging.prepare(samples, slot);
-    const double seconds = watch.seconds();
-    loop.record(seconds);
-    series.add("batch", seconds);
-  }
+  });
 
   {
     NvtxRange verify(NvtxCategory::verify, "checksum staged members");

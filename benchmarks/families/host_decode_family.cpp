@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "harness/batch/batch_counters.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/host_threads.hpp"
@@ -22,6 +21,7 @@
 #include "harness/decode/run_images.hpp"
 #include "harness/decode/team_decode.hpp"
 #include "harness/decode/tile_group.hpp"
+#include "harness/measure/batch_timing.hpp"
 #include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"

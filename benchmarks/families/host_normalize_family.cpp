@@ -9,18 +9,16 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
-#include "harness/batch/batch_counters.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
 #include "harness/core/host_threads.hpp"
 #include "harness/core/sample_series.hpp"
-#include "harness/core/stopwatch.hpp"
 #include "harness/core/verification.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/host/normalize.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/batch_timing.hpp"
 #include "harness/measure/counters.hpp"
-#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -46,16 +44,10 @@ void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State
   ThreadTeam team(threads, "normalize");
   setup.reset();
 
-  SampleSeries series;
-  MeasurementLoop loop(state, context.stopping_rule);
-  for (auto _ : loop) {
+  const SampleSeries series = time_batches(state, context.stopping_rule, [&] {
     NvtxRange range(NvtxCategory::compute, "normalize on the CPU", normalized.size());
-    Stopwatch watch;
     normalize_batch(team, in, out, batch, shape, params);
-    const double seconds = watch.seconds();
-    loop.record(seconds);
-    series.add("batch", seconds);
-  }
+  });
 
   const double error = max_abs_error(out, in, batch, shape, stats);
   const double bound = normalize_error_bound(params);

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
-#include "harness/batch/batch_counters.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
@@ -31,8 +30,8 @@
 #include "harness/host/normalize.hpp"
 #include "harness/host/team_memcpy.hpp"
 #include "harness/host/thread_team.hpp"
+#include "harness/measure/batch_timing.hpp"
 #include "harness/measure/counters.hpp"
-#include "harness/measure/measurement_loop.hpp"
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
@@ -128,22 +127,18 @@ void run_preprocess_case(const PreprocessCase& c, benchmark::State& state,
   device_zero(device_floats.data(), float_bytes, stream);
   setup.reset();
 
-  SampleSeries series;
-  MeasurementLoop loop(state, context.stopping_rule);
-  for (auto _ : loop) {
-    Stopwatch watch;
-    const double host_prep = run_batch(latched ? &latch : nullptr);
-    const double seconds = watch.seconds();
-    loop.record(seconds);
-    const double copy = elapsed_ms(start, h2d_done) / 1e3;
-    series.add("batch", seconds);
-    series.add("host_prep", host_prep);
-    series.add("copy", copy);
-    series.add("GB_per_s", gb_per_s(static_cast<double>(bus_bytes), copy));
-    if (c.where == Where::gpu) {
-      series.add("gpu_normalize", elapsed_ms(h2d_done, stop) / 1e3);
-    }
-  }
+  double host_prep = 0;
+  const SampleSeries series = time_batches(
+      state, context.stopping_rule, [&] { host_prep = run_batch(latched ? &latch : nullptr); },
+      [&](SampleSeries& figures) {
+        const double copy = elapsed_ms(start, h2d_done) / 1e3;
+        figures.add("host_prep", host_prep);
+        figures.add("copy", copy);
+        figures.add("GB_per_s", gb_per_s(static_cast<double>(bus_bytes), copy));
+        if (c.where == Where::gpu) {
+          figures.add("gpu_normalize", elapsed_ms(h2d_done, stop) / 1e3);
+        }
+      });
 
   double error = 0;
   const double bound = normalize_error_bound(params);

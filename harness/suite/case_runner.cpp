@@ -17,24 +17,9 @@
 namespace h2d {
 namespace {
 
-std::mutex& outcomes_mutex() {
+std::mutex& sticky_mutex() {
   static std::mutex mutex;
   return mutex;
-}
-
-CaseOutcomes& outcomes() {
-  static CaseOutcomes recorded;
-  return recorded;
-}
-
-// GB calls a body several times while it sizes the iteration count; record each problem once.
-void record(std::vector<CaseProblem>& list, CaseProblem problem) {
-  for (const auto& recorded : list) {
-    if (recorded.name == problem.name) {
-      return;
-    }
-  }
-  list.push_back(std::move(problem));
 }
 
 bool is_skip(ProblemKind kind) {
@@ -48,8 +33,9 @@ std::string& sticky_error() {
   return first;
 }
 
-// Called under the outcomes mutex by the first case whose CUDA error is sticky.
+// Called by the first case whose CUDA error is sticky.
 void note_sticky_error(const std::string& name, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(sticky_mutex());
   if (sticky_error().empty()) {
     sticky_error() = reason;
     fmt::print(stderr, "h2dbench: {} failed with a sticky CUDA error; {}\n", name,
@@ -59,13 +45,10 @@ void note_sticky_error(const std::string& name, const std::string& reason) {
 
 // Records the problem (once per case) and ends the case in Google Benchmark with its reason.
 void end_case(ProblemKind kind, const std::string& name, const std::string& reason,
-              benchmark::State& state) {
-  {
-    std::lock_guard<std::mutex> lock(outcomes_mutex());
-    record(is_skip(kind) ? outcomes().skipped : outcomes().failed, {name, reason, kind});
-    if (kind == ProblemKind::sticky_error) {
-      note_sticky_error(name, reason);
-    }
+              CaseOutcomeLog& log, benchmark::State& state) {
+  log.record({name, reason, kind});
+  if (kind == ProblemKind::sticky_error) {
+    note_sticky_error(name, reason);
   }
   state.SkipWithError(reason.c_str());
   // Google Benchmark aborts the whole process (ComputeStats) when the repetitions of a case count
@@ -106,15 +89,32 @@ std::pair<ProblemKind, std::string> classify_current_exception() {
 
 }  // namespace
 
-void run_case(const BenchmarkCase& bench_case, const CaseContext& context,
+void CaseOutcomeLog::record(CaseProblem problem) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<CaseProblem>& list = is_skip(problem.kind) ? outcomes_.skipped : outcomes_.failed;
+  for (const auto& recorded : list) {
+    if (recorded.name == problem.name) {
+      return;
+    }
+  }
+  list.push_back(std::move(problem));
+}
+
+CaseOutcomes CaseOutcomeLog::outcomes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return outcomes_;
+}
+
+void run_case(const BenchmarkCase& bench_case, const CaseContext& context, CaseOutcomeLog& log,
               benchmark::State& state) {
   if (stop_requested()) {  // Ctrl-C: the cases left are skipped at once, and the report written
-    end_case(ProblemKind::interrupted, bench_case.name, kInterruptedBeforeCase, state);
+    end_case(ProblemKind::interrupted, bench_case.name, kInterruptedBeforeCase, log, state);
     return;
   }
   if (const std::string lost = sticky_cuda_error(); bench_case.needs_gpu && !lost.empty()) {
     end_case(ProblemKind::after_sticky_error, bench_case.name,
-             fmt::format("not run: an earlier case hit a sticky CUDA error ({})", lost), state);
+             fmt::format("not run: an earlier case hit a sticky CUDA error ({})", lost), log,
+             state);
     return;
   }
   NvtxRange range(NvtxCategory::bench_case, bench_case.name);
@@ -124,12 +124,12 @@ void run_case(const BenchmarkCase& bench_case, const CaseContext& context,
       set_counter(state, key, value);
     }
     if (context.latching == Latching::off) {
-      set_counter(state, "latched",
-                  0);  // the run decided at startup: nothing waited behind a latch
+      // The run decided at startup: nothing waited behind a latch.
+      set_counter(state, "latched", 0);
     }
   } catch (...) {
     const auto [kind, reason] = classify_current_exception();
-    end_case(kind, bench_case.name, reason, state);
+    end_case(kind, bench_case.name, reason, log, state);
   }
 }
 
@@ -150,18 +150,8 @@ std::string_view to_string(ProblemKind kind) {
 }
 
 std::string sticky_cuda_error() {
-  std::lock_guard<std::mutex> lock(outcomes_mutex());
+  std::lock_guard<std::mutex> lock(sticky_mutex());
   return sticky_error();
-}
-
-CaseOutcomes case_outcomes() {
-  std::lock_guard<std::mutex> lock(outcomes_mutex());
-  return outcomes();
-}
-
-void clear_case_outcomes() {
-  std::lock_guard<std::mutex> lock(outcomes_mutex());
-  outcomes() = {};
 }
 
 }  // namespace h2d

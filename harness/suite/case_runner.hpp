@@ -2,6 +2,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,18 +36,30 @@ struct CaseOutcomes {
   std::vector<CaseProblem> failed;   // ran and went wrong (wrong data, CUDA error)
 };
 
+// What happened to the cases of one run (run_selection makes one): filled by run_case, read once
+// the run is over. Each case's problem is kept once (a case with repetitions may end early in
+// several). Thread-safe.
+class CaseOutcomeLog {
+ public:
+  void record(CaseProblem problem);
+  CaseOutcomes outcomes() const;
+
+ private:
+  mutable std::mutex mutex_;
+  CaseOutcomes outcomes_;
+};
+
 // Runs one case body inside its NVTX range, writes its numeric parameters as counters, and turns
-// exceptions into Google Benchmark errors recorded in case_outcomes(): a case that cannot run is
+// exceptions into Google Benchmark errors recorded in `log`: a case that cannot run is
 // skipped with its reason and the suite goes on; a case whose data was wrong fails the run.
 // A sticky CUDA error (is_sticky_cuda_error) fails its case and prints one line saying so; every
 // GPU case after it is skipped with that reason, host cases still run. With latches off for the
 // run (context.latching off), every case reports latched=0.
-void run_case(const BenchmarkCase& bench_case, const CaseContext& context, benchmark::State& state);
+void run_case(const BenchmarkCase& bench_case, const CaseContext& context, CaseOutcomeLog& log,
+              benchmark::State& state);
 
-// The first sticky CUDA error of this process ("" before one): the GPU is unusable from then on.
+// The first sticky CUDA error of this process ("" before one): the GPU is unusable from then on,
+// for every later run in the process too, so this one is process-wide.
 std::string sticky_cuda_error();
-
-CaseOutcomes case_outcomes();
-void clear_case_outcomes();
 
 }  // namespace h2d
