@@ -44,6 +44,7 @@ TEST(RunProgress, FewCasesNeedNoLinesAndNoEstimateBeforeThreeCases) {
   EXPECT_EQ(progress_line(2, 10, 5), "2 of 10 cases done (20%) in 5 s");
   EXPECT_EQ(rough_duration(3725), "1 h 2 min");
   EXPECT_EQ(rough_duration(-1), "0 s");
+  EXPECT_EQ(rough_duration(0.4), "under 1 s");
 }
 
 // Debian's libbenchmark prints "***WARNING*** Library was built as DEBUG. Timings may be

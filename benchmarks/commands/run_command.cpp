@@ -130,14 +130,18 @@ void print_image_set(const ImageSet& set) {
   }
 }
 
-// Before the measuring starts: how long the run can take at most, from the stopping rule's cap.
+// Before the measuring starts: how long the run can take at most, from the stopping rule's cap
+// (the yardsticks of measure_by_rule come on top: staging's pinned reference, streams' serial
+// phases).
 void announce_duration(std::size_t cases, const StoppingRule& rule) {
   if (rule.exact_measurements > 0) {
     return;  // profile mode said its own line
   }
   fmt::print(
       "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
-      "measurements) or for {:g} s at most: at most {} of measuring, plus each case's setup\n",
+      "measurements) or for {:g} s at most: at most {} of measuring, plus each case's setup and "
+      "the yardsticks h2d/staging and h2d/streams measure beside their cases, under the same "
+      "rule\n",
       cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
       rule.cap_seconds(), rough_duration(static_cast<double>(cases) * rule.cap_seconds()));
 }

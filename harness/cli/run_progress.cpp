@@ -51,6 +51,9 @@ std::string progress_line(std::size_t done, std::size_t total, double elapsed_s)
 
 std::string rough_duration(double seconds) {
   const long total = std::lround(std::max(0.0, seconds));
+  if (total == 0 && seconds > 0) {
+    return "under 1 s";  // "0 s" read as nothing to do
+  }
   if (total < 60) {
     return fmt::format("{} s", total);
   }
