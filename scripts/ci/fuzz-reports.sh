@@ -49,8 +49,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/h2d-fuzz-reports.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 seed_filter='^(h2d/memory/dir=h2d/kind=(pinned|pageable)/mode=async/bytes=(4KiB|1MiB)'
 seed_filter+='|h2d/streams|h2d/batch/task=train/layout=tuple/pin=(none|pinned_slots)/batch=1'
-seed_filter+='|h2d/staging/strategy=(driver|register)/|pipeline/train|multi/|host/memcpy'
-seed_filter+='|host/first_touch)'
+seed_filter+='|h2d/staging/strategy=(driver|register)/|multi/|host/memcpy|host/first_touch'
+# Four pipeline cases of the nine (each ~12 s under ASan on the sim): threads async and sync, a
+# worker process, and decode=cpu (the plots tell that one apart by its axis).
+seed_filter+='|pipeline/train/workers=4/(prefetch=2/pin=(pinned_ring/copy=async|none/copy=sync)'
+seed_filter+='|worker=process/shm=fresh/prefetch=2/pin=none/)'
+seed_filter+='|pipeline/train/.*/decode=cpu)'
 "$h2dbench" run --preset quick --filter "$seed_filter" --out "$work/seed.json" \
   >"$work/seed.log" 2>&1 || {
   cat "$work/seed.log" >&2
