@@ -25,10 +25,12 @@ namespace h2d {
 //
 // decode=gpu: the host slot holds the batch's JPEG bytes (jpeg_slot). The copy stage copies the
 // ids and hands the JPEG bytes to nvJPEG (GpuJpegDecoder, the hardware backend where the GPU has
-// one, else hybrid), which copies them to the device and decodes into the lane's pixel buffer, all
-// on the copy stream, so copy_s is the bytes' copy and their decode together; the step then runs
-// the GPU normalize into the float batch, the busy kernel and the checksums. Verified batches also
-// bring one sample's decoded pixels back (StepJob::check_pixels).
+// one, else hybrid), which copies them to the device and decodes into the lane's pixel buffer, on
+// the copy stream; the step then runs the GPU normalize into the float batch, the busy kernel and
+// the checksums. nvJPEG's call counts as the step (compute_s), not the bus (copy_s: the ids' copy):
+// its copy of the JPEG bytes cannot be timed apart from its decode, and counting both as the bus
+// made a decode-bound pipeline read as bus-bound (the H200: bus 93% busy moving 0.5 GB/s).
+// Verified batches also bring one sample's decoded pixels back (StepJob::check_pixels).
 class GpuStepEngine final : public StepEngine {
  public:
   // decode=gpu: throws CaseSkipped naming nvJPEG where this build has none (the simulated GPU),
@@ -54,6 +56,7 @@ class GpuStepEngine final : public StepEngine {
     HostBuffer readback;  // pinned: ids and checksums come back here (then a sample's pixels)
     Event copy_start;
     Event copy_end;
+    Event decoded;  // decode=gpu: after nvJPEG's call, on the copy stream
     Event compute_start;
     Event compute_end;  // after the busy kernel and, when read back, the checksums
     Event done;         // everything the lane's step does, read-back included
