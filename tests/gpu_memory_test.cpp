@@ -176,5 +176,24 @@ TEST(GpuMemoryFamily, QuickRunVerifiesEveryCase) {
   EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3);
 }
 
+// cudaMemcpyAsync from pageable memory synchronizes before it copies, so a latch ahead of it would
+// hold the copy until the latch's own timeout: pageable copies must run unlatched. One case, so a
+// build that latches them fails in one timeout, not in one per case of the quick run above.
+TEST(GpuMemoryFamily, PageableAsyncCopiesRunUnlatched) {
+  H2D_REQUIRE_GPU();
+  testing::TempDir dir;
+  const std::string out = dir.file("pageable.json");
+  const auto result =
+      testing::run_process(testing::h2dbench() +
+                           " run --preset quick --filter "
+                           "'^h2d/memory/dir=h2d/kind=pageable/mode=async/bytes=4KiB$' --out " +
+                           out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const Report report = read_report(out);
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
+  ASSERT_EQ(report.document["benchmarks"].size(), 1u) << result.output;
+  EXPECT_GT(report.document["benchmarks"][0]["GB_per_s"].get<double>(), 0);
+}
+
 }  // namespace
 }  // namespace h2d

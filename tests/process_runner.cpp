@@ -1,15 +1,13 @@
 #include "tests/process_runner.hpp"
 
-#include <iterator>
-
-#include <fstream>
-
 #include <sys/wait.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace h2d::testing {
@@ -43,7 +41,12 @@ bool file_contains(const std::string& path, const std::string& text) {
   if (!file) {
     throw std::runtime_error("cannot read " + path);
   }
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // One read of the whole file: a character-by-character iterator over a 170 MB executable took
+  // 31 s at -O0 under ASan (issue 29).
+  file.seekg(0, std::ios::end);
+  std::string bytes(static_cast<std::size_t>(file.tellg()), '\0');
+  file.seekg(0);
+  file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return bytes.find(text) != std::string::npos;
 }
 

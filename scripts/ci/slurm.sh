@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CI check of scripts/slurm/h2dbench.sbatch on a real Slurm cluster on localhost: installs
 # slurm-wlm and munge (Debian), writes a minimal slurm.conf with two nodes served by two slurmd
-# on this host (distinct ports), starts munged, slurmctld and the slurmd, submits the host-only
-# suite with `sbatch --wait`, checks each node's report and the compare output, then a one-node
+# on this host (distinct ports), starts munged, slurmctld and the slurmd, submits two host
+# families with `sbatch --wait`, checks each node's report and the compare output, then a one-node
 # job compared against a --baseline, and stops every daemon it started.
 # Needs root (packages, daemons). Set H2D_SLURM_KEEP=1 to keep the work folder for a look.
 set -euo pipefail
@@ -133,10 +133,12 @@ done
 log "cluster up: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 
 # --- Job 1: both nodes, compare over them ----------------------------------------------------
+# Two host families, not the whole host suite: what is checked here is Slurm's side (one report a
+# node, then compare), and each node's whole suite ran 40 s with the other node on the same cores.
 reports=$work/reports
 timeout 600 sbatch --wait -N 2 --time=10 --output="$work/job1.out" \
   scripts/slurm/h2dbench.sbatch --h2dbench "$h2dbench" --out-dir "$reports" \
-  -- --preset quick --filter host/ >/dev/null || fail "job 1 failed (exit $?)"
+  -- --preset quick --filter '^host/(memcpy|first_touch)/' >/dev/null || fail "job 1 failed (exit $?)"
 cat "$work/job1.out"
 for node in h2d-a h2d-b; do
   [ -s "$reports/$node.json" ] || fail "no report from $node"
@@ -158,4 +160,4 @@ grep -q "^## h2dbench compare (A is the baseline)" "$work/job2.out" || fail "job
 grep -q "^- host/first_touch: .* only in A" "$work/job2.out" ||
   fail "job 2: host/first_touch, which B did not run, is not said once as only in A"
 [ -s "$work/reports2/compare.md" ] || fail "job 2: compare output not saved"
-log "ok: two nodes ran the host-only suite and were compared; a --baseline comparison worked"
+log "ok: two nodes ran host families and were compared; a --baseline comparison worked"
