@@ -200,14 +200,18 @@ double counter(const nlohmann::json& report, const std::string& name, const std:
 TEST(StreamsFamilyGpu, QuickRunOverlapsComputeWithSeveralStreamsOnly) {
   H2D_REQUIRE_GPU();
   // Half a second of measuring a case and each of its serial phases, not quick's 0.1 s: a few
-  // overlapped passes on the simulated GPU spread too widely for a threshold (3 gave 4% to 37%).
-  const auto run_streams = [](const std::string& scratch) {
-    h2d_test::QuickRun run =
-        h2d_test::run_quick(scratch, "--filter '^h2d/streams/' --benchmark_min_time=0.5s");
-    EXPECT_EQ(run.process.exit_code, 0) << run.process.output;
-    return run;
-  };
-  h2d_test::QuickRun run = run_streams("h2d_streams");
+  // overlapped passes spread too widely for a threshold (3 gave 4% to 37% on the simulated GPU).
+  // The simulated GPU does real host work inside each modelled phase: a copy's bytes land by
+  // memcpy after its modelled end (0.8 ms for a 4 MiB chunk on a 2-core CI machine, as long as the
+  // chunk's modelled copy at the default 4 GB/s), and kernels spin through their interval on the
+  // host's cores. On a loaded machine that host time decided the result (-26% and -33% overlap on
+  // 2026-12-06, twice in a row), so there the link is modelled at 0.5 GB/s: each phase lasts ten
+  // times the host work it carries, and the overlap measured is the one the family queued.
+  const std::string slow_link =
+      gpu_backend_is_simulated() ? "H2D_SIM_H2D_GBPS=0.5 H2D_SIM_D2H_GBPS=0.5" : "";
+  h2d_test::QuickRun run = h2d_test::run_quick(
+      "h2d_streams", "--filter '^h2d/streams/' --benchmark_min_time=0.5s", slow_link);
+  EXPECT_EQ(run.process.exit_code, 0) << run.process.output;
   ASSERT_TRUE(run.report.contains("benchmarks"));
   EXPECT_TRUE(run.report["h2dbench"]["failed_cases"].empty()) << run.report["h2dbench"].dump();
   const std::string size = "64MiB";
@@ -215,26 +219,14 @@ TEST(StreamsFamilyGpu, QuickRunOverlapsComputeWithSeveralStreamsOnly) {
     return "h2d/streams/work=" + work + "/streams=" + std::to_string(streams) + "/bytes=" + size;
   };
   const bool d2h_overlaps = discover_devices().devices.front().copy_engines >= 2;
-  // The simulated GPU runs kernels on the host's cores, so on a loaded 2-core machine the compute
-  // phase stretches and less of it hides: a smaller, still non-zero, share there.
-  const double least_overlap = gpu_backend_is_simulated() ? 10.0 : 25.0;
-  const auto overlaps = [&](const nlohmann::json& report) {
-    return counter(report, name("copy_compute", 4), "overlap_pct") > least_overlap &&
-           (!d2h_overlaps ||
-            counter(report, name("copy_compute_d2h", 4), "overlap_pct") > least_overlap);
-  };
-  if (gpu_backend_is_simulated() && !overlaps(run.report)) {
-    // One more run there: a load spike on the host (a CI neighbour) stretched the simulated
-    // kernels of one run to -26% on 2026-12-06; two spikes in a row still fail.
-    run = run_streams("h2d_streams_again");
-    ASSERT_TRUE(run.report.contains("benchmarks"));
-  }
+  const double least_overlap = 25.0;
+  const double least_copy_gbps = gpu_backend_is_simulated() ? 0.4 : 1.0;  // 0.4: 80% of 0.5 GB/s
   const nlohmann::json& report = run.report;
   // One stream runs copy and compute back to back; four let the next chunk's copy run under the
   // current chunk's kernel: about half of the serial time hidden when both phases are equal.
   EXPECT_LT(counter(report, name("copy_compute", 1), "overlap_pct"), 15.0);
   EXPECT_GT(counter(report, name("copy_compute", 4), "overlap_pct"), least_overlap);
-  EXPECT_GT(counter(report, name("copy", 4), "GB_per_s"), 1.0);
+  EXPECT_GT(counter(report, name("copy", 4), "GB_per_s"), least_copy_gbps);
   if (d2h_overlaps) {
     EXPECT_GT(counter(report, name("copy_compute_d2h", 4), "overlap_pct"), least_overlap);
   }
