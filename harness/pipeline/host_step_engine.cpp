@@ -1,7 +1,9 @@
 #include "harness/pipeline/host_step_engine.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "harness/core/case_skipped.hpp"
 #include "harness/core/checksum.hpp"
@@ -11,9 +13,16 @@
 namespace h2d {
 namespace {
 
-// The stand-in for a kernel of known duration: the compute thread is busy for that long.
-void spin_for(double seconds) {
+// The stand-in for a kernel of known duration: the compute thread waits that long. A kernel costs
+// the host no core, so the wait sleeps and spins only its last stretch, which a sleep overshoots
+// (timer slack, wake-up). Spinning throughout took a core from the loader workers measured against
+// it: on 2 cores the baseline host/pipeline case ran 16.4k samples/s with it, 18.7k with this.
+void wait_like_a_kernel(double seconds) {
+  constexpr double kSpunTail_s = 100e-6;
   const Stopwatch watch;
+  if (seconds > kSpunTail_s) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds - kSpunTail_s));
+  }
   while (watch.seconds() < seconds) {
   }
 }
@@ -76,7 +85,7 @@ void HostStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     }
     NvtxRange range(NvtxCategory::compute, "host step");
     const Stopwatch watch;
-    spin_for(config_.compute_us * 1e-6);
+    wait_like_a_kernel(config_.compute_us * 1e-6);
     if (read_back) {  // the step's outputs: the ids and per-sample checksums
       const std::byte* images = lane.buffer.data();
       std::memcpy(lane.outputs.ids.data(), images + layout_.ids_offset(), layout_.ids_bytes());

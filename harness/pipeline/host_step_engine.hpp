@@ -11,8 +11,9 @@ namespace h2d {
 
 // The step on the host, for machines without a GPU and for the pipeline's race tests: a copy
 // thread stands in for the copy engine (memcpy into a lane buffer), a compute thread for the GPU
-// (spins for compute_us, then checksums the samples), host events order them exactly as CUDA
-// events order the GPU's streams. Host slots are pageable here; nothing is page-locked.
+// (waits compute_us without holding a core, as a kernel would, then checksums the samples), host
+// events order them exactly as CUDA events order the GPU's streams. Host slots are pageable here;
+// nothing is page-locked.
 class HostStepEngine final : public StepEngine {
  public:
   // Throws CaseSkipped for decode=gpu: there is no device to decode on.
