@@ -46,6 +46,10 @@ void sweep_axis(std::vector<PipelineConfig>& configs, const PipelineConfig& base
   }
 }
 
+void set_workers(PipelineConfig& config, std::size_t workers) {
+  config.workers = workers;
+}
+
 // Decode cases: the baseline with real JPEG decode in the workers (256x256 tiles, the generated
 // set's smaller size) by worker count, and (GPU families, `with_gpu`) the nvJPEG path.
 // `base` decoding real JPEGs in its workers (256x256 tiles, the generated set's smaller size).
@@ -67,8 +71,7 @@ void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig
                                                ? std::vector<std::size_t>{base.workers}
                                            : host_only ? std::vector<std::size_t>{1, 2, 4}
                                                        : std::vector<std::size_t>{1, 2, 4, 8};
-  sweep_axis<std::size_t>(configs, decode, workers,
-                          [](PipelineConfig& c, std::size_t v) { c.workers = v; });
+  sweep_axis<std::size_t>(configs, decode, workers, set_workers);
   if (!host_only && with_gpu) {
     decode.decode = DecodeMode::gpu;
     add_unique(configs, decode);
@@ -125,7 +128,7 @@ void add_process_cases(std::vector<PipelineConfig>& configs, const PipelineConfi
     sweep_axis<std::size_t>(configs, pinned,
                             preset == Preset::full ? std::vector<std::size_t>{1, 2, 8, 16}
                                                    : std::vector<std::size_t>{2, 8},
-                            [](PipelineConfig& c, std::size_t v) { c.workers = v; });
+                            set_workers);
   }
 }
 
@@ -178,8 +181,7 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
     sweep_axis<PinCopy>(configs, base,
                         {{PinMode::none, CopyMode::sync}, {PinMode::pin_thread, CopyMode::async}},
                         set_pin_copy);
-    sweep_axis<std::size_t>(configs, base, {1, 4},
-                            [](PipelineConfig& c, std::size_t v) { c.workers = v; });
+    sweep_axis<std::size_t>(configs, base, {1, 4}, set_workers);
     add_decode_cases(configs, base, preset, host_only);
     add_process_cases(configs, base, preset, host_only);
     return configs;
@@ -195,7 +197,7 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
                           host_only ? std::vector<std::size_t>{1, 2, 4}
                           : full    ? std::vector<std::size_t>{1, 2, 4, 8, 16}
                                     : std::vector<std::size_t>{1, 2, 4, 8},
-                          [](PipelineConfig& c, std::size_t v) { c.workers = v; });
+                          set_workers);
   sweep_axis<std::size_t>(
       configs, base,
       full ? std::vector<std::size_t>{1, 2, 4, 8, 16} : std::vector<std::size_t>{1, 2, 8},
