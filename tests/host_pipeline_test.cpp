@@ -26,6 +26,7 @@
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
+#include "sim/device/sanitizer_build.hpp"
 #include "tests/pipeline_test_support.hpp"
 
 namespace h2d {
@@ -208,7 +209,7 @@ TEST(HostPipeline, RefillsASlotOnlyAfterItsCopyFinished) {
 // and the read-back ids and checksums catch it. A deliberate data race: under TSan it runs only
 // as scripts/ci/tsan.sh's canary, which must see TSan report it.
 TEST(HostPipeline, IgnoringSlotFencesIsCaught) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(H2D_THREAD_SANITIZER)
   if (std::getenv("H2D_TSAN_CANARY") == nullptr) {
     GTEST_SKIP() << "a deliberate data race; run by scripts/ci/tsan.sh as its canary";
   }

@@ -77,8 +77,10 @@ TEST(HostEvent, OrdersTwoStreams) {
 
 TEST(HostEvent, WaitGivesUpWhenCancelled) {
   Cancellation cancel;
-  HostStream stream("s");
+  // Before the stream: the stream joins its task (still inside release.wait_for) when it is
+  // destroyed, so release must outlive it (Clang's ASan saw the task read a destroyed release).
   Cancellation release;
+  HostStream stream("s");
   stream.enqueue([&] { release.wait_for(10s); });
   HostEvent event;
   event.record(stream);

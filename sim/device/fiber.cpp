@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#if defined(__SANITIZE_THREAD__)
+#include "sim/device/sanitizer_build.hpp"
+
+#if defined(H2D_THREAD_SANITIZER)
 extern "C" {
 void* __tsan_get_current_fiber();
 void* __tsan_create_fiber(unsigned flags);
@@ -16,7 +18,7 @@ void __tsan_destroy_fiber(void* fiber);
 void __tsan_switch_to_fiber(void* fiber, unsigned flags);
 }
 #endif
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
 extern "C" {
 void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size);
 void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
@@ -86,7 +88,7 @@ namespace {
 // inherited them, and ASan reported overflows in kernels that had none. Each stack starts and
 // ends clean.
 void unpoison_stack([[maybe_unused]] const void* bottom, [[maybe_unused]] std::size_t bytes) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
   __asan_unpoison_memory_region(bottom, bytes);
 #endif
 }
@@ -101,7 +103,7 @@ void start_native(unsigned high, unsigned low) {
 }  // namespace
 
 void capture_thread_context(ExecutionContext& context) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(H2D_THREAD_SANITIZER)
   context.tsan_fiber = __tsan_get_current_fiber();
 #endif
   pthread_attr_t attributes;
@@ -121,10 +123,10 @@ void capture_thread_context(ExecutionContext& context) {
 }
 
 void switch_context(ExecutionContext& from, ExecutionContext& to) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(H2D_THREAD_SANITIZER)
   __tsan_switch_to_fiber(to.tsan_fiber, 0);
 #endif
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
   void* fake_stack = nullptr;
   __sanitizer_start_switch_fiber(&fake_stack, to.stack_bottom, to.stack_bytes);
 #endif
@@ -133,13 +135,13 @@ void switch_context(ExecutionContext& from, ExecutionContext& to) {
 #else
   swapcontext(static_cast<ucontext_t*>(from.native), static_cast<ucontext_t*>(to.native));
 #endif
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #endif
 }
 
 void Fiber::start(Fiber* fiber) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
   __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
 #endif
   fiber->entry_(fiber->argument_);
@@ -164,7 +166,7 @@ Fiber::Fiber(std::size_t stack_bytes, Entry entry, void* argument)
   unpoison_stack(bottom, stack_bytes);
   context_.stack_bottom = bottom;
   context_.stack_bytes = stack_bytes;
-#if defined(__SANITIZE_THREAD__)
+#if defined(H2D_THREAD_SANITIZER)
   context_.tsan_fiber = __tsan_create_fiber(0);
 #endif
 #if defined(__x86_64__)
@@ -195,7 +197,7 @@ Fiber::Fiber(std::size_t stack_bytes, Entry entry, void* argument)
 }
 
 Fiber::~Fiber() {
-#if defined(__SANITIZE_THREAD__)
+#if defined(H2D_THREAD_SANITIZER)
   __tsan_destroy_fiber(context_.tsan_fiber);
 #endif
 #if !defined(__x86_64__)

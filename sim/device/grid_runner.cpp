@@ -12,6 +12,7 @@
 #include "sim/device/builtin_variables.hpp"
 #include "sim/device/device_clock.hpp"
 #include "sim/device/fiber.hpp"
+#include "sim/device/sanitizer_build.hpp"
 #include "sim/device/warp_intrinsics.hpp"
 #include "sim/runtime/activity_log.hpp"
 
@@ -19,7 +20,7 @@ namespace h2d::sim {
 namespace {
 
 constexpr unsigned kWarpLanes = 32;
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_THREAD_SANITIZER) || defined(H2D_ADDRESS_SANITIZER)
 constexpr std::size_t kLaneStackBytes = 256 << 10;  // sanitizers' frames are much larger
 #else
 constexpr std::size_t kLaneStackBytes = 64 << 10;  // a kernel's frames are small

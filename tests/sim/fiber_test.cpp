@@ -1,19 +1,20 @@
 // The sim's fibers under AddressSanitizer: what the asan preset (scripts/ci/asan.sh) found.
 
 #include "sim/device/fiber.hpp"
+#include "sim/device/sanitizer_build.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
 #include <sanitizer/asan_interface.h>
 #endif
 
 namespace h2d::sim {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(H2D_ADDRESS_SANITIZER)
 [[noreturn]] void never_started(void*) {
   ADD_FAILURE() << "the fiber was never switched to";
   for (;;) {
@@ -25,7 +26,7 @@ namespace {
 // unmapped: a lane stack later mapped at the same addresses (a new stream thread's) inherited
 // them, and ASan reported a stack-buffer-overflow in normalize_kernel, which had none.
 TEST(SimFiber, AStackStartsAndEndsWithoutPoison) {
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(H2D_ADDRESS_SANITIZER)
   GTEST_SKIP() << "needs AddressSanitizer (the asan preset)";
 #else
   constexpr std::size_t kBytes = 64 << 10;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "sim/device/sanitizer_build.hpp"
 #include "sim/runtime/activity_log.hpp"
 #include "sim/runtime/kernel_queue.hpp"
 #include "tests/sim/runtime_test_support.hpp"
@@ -53,7 +54,7 @@ TEST(SimStreams, BytesLandAtTheModelledEndNotBefore) {
 // a stream worker on a buffer: under TSan it runs only as scripts/ci/tsan.sh's GPU-side canary,
 // which must see TSan report it (the clean GPU pipeline run there proves nothing otherwise).
 TEST(SimStreams, APinnedSourceRewrittenBeforeTheCopyEndsIsWhatLands) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(H2D_THREAD_SANITIZER)
   if (std::getenv("H2D_TSAN_CANARY") == nullptr) {
     GTEST_SKIP() << "a deliberate data race; run by scripts/ci/tsan.sh as its canary";
   }
