@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # AddressSanitizer and UndefinedBehaviorSanitizer over the tests: the `asan` preset, built on the
 # simulated GPU (no nvcc device compile, and GPU tests run too, their kernels on the sim's fibers,
-# which tell ASan about each stack switch) with warnings as errors (its one documented
-# exception, GCC's false -Wmaybe-uninitialized under ASan, is in the top CMakeLists.txt).
+# which tell ASan about each stack switch) with warnings as errors. Built with Clang: from an
+# empty compiler cache it compiled the preset in 543 s against GCC's 857 (issue 29); GCC's
+# warnings are the `ci` preset's, and GCC's ASan still builds (its one documented exception, a
+# false -Wmaybe-uninitialized, is in the top CMakeLists.txt).
 # Fails on any test failure and on any sanitizer report, in the tests or in a child h2dbench
 # they start (the environment below reaches them). scripts/ci/fuzz-reports.sh reuses this build.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 cd "$h2d_root"
 h2d_find_nvcc  # the toolkit's headers: the sim implements CUDA's own declarations
+h2d_need_clang_sanitizer address,undefined
 started=$SECONDS
 
 h2d_build asan --target h2d_tests h2dbench

@@ -6,13 +6,14 @@
 # GPU, whose stream workers are threads: a loader thread that refills a slot a copy still reads,
 # or a host read before its synchronize, is a race TSan sees.
 # Builds only h2d_tsan_tests (these suites' files) and h2dbench (which the command tests run) in
-# the `tsan` preset (sim).
+# the `tsan` preset (sim, with Clang, like the asan preset: scripts/common.sh).
 # Fails on any test failure and on any ThreadSanitizer report, in the tests or in a child
 # h2dbench they start.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 cd "$h2d_root"
 h2d_find_nvcc
+h2d_need_clang_sanitizer thread
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan --target h2d_tsan_tests h2dbench
