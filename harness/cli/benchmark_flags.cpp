@@ -79,10 +79,16 @@ std::optional<double> whole_double(const std::string& text) {
   return value;
 }
 
-// "0.5s" -> "0.5"; anything else as it is.
-std::string without_seconds_suffix(const std::string& value) {
-  return value.size() > 1 && value.back() == 's' ? value.substr(0, value.size() - 1) : value;
+// --benchmark_min_time's seconds, with or without the "s" suffix of Google Benchmark 1.8; nothing
+// when it is no number above 0. The flag check and the stopping rule both read it here.
+std::optional<double> min_time_value(const std::string& value) {
+  const std::string number =
+      value.size() > 1 && value.back() == 's' ? value.substr(0, value.size() - 1) : value;
+  const auto seconds = whole_double(number);
+  return seconds && *seconds > 0 ? seconds : std::nullopt;
 }
+
+constexpr const char* kMinTimeHint = "use a number of seconds above 0, such as 0.5 or 0.5s";
 
 // Why `value` is not valid for `kind`, or "" when it is.
 std::string value_problem(Kind kind, const std::string& value) {
@@ -108,10 +114,8 @@ std::string value_problem(Kind kind, const std::string& value) {
       const auto seconds = whole_double(value);
       return seconds && *seconds > 0 ? "" : "use a number of seconds above 0, such as 0.5";
     }
-    case Kind::min_time: {
-      const auto seconds = whole_double(without_seconds_suffix(value));
-      return seconds && *seconds > 0 ? "" : "use a number of seconds above 0, such as 0.5 or 0.5s";
-    }
+    case Kind::min_time:
+      return min_time_value(value) ? "" : kMinTimeHint;
     case Kind::nonneg_double: {
       const auto seconds = whole_double(value);
       return seconds && *seconds >= 0 ? "" : "use a number of seconds, 0 or more, such as 0.5";
@@ -205,14 +209,10 @@ void check_benchmark_flags(const std::vector<std::string>& flags) {
 }
 
 double min_time_seconds(const std::string& value) {
-  const auto seconds = whole_double(without_seconds_suffix(value));
-  if (!seconds || *seconds <= 0) {
-    throw UsageError(
-        fmt::format("'--benchmark_min_time={}': use a number of seconds above 0, such "
-                    "as 0.5 or 0.5s",
-                    value));
+  if (const auto seconds = min_time_value(value)) {
+    return *seconds;
   }
-  return *seconds;
+  throw UsageError(fmt::format("'--benchmark_min_time={}': {}", value, kMinTimeHint));
 }
 
 bool benchmark_filter_matches(const std::string& filter, const std::string& name) {

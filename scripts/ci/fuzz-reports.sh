@@ -40,6 +40,7 @@ if [ -z "$python" ]; then
   exit 1
 fi
 
+h2d_need_clang_sanitizer address,undefined  # the asan preset's compiler, also when run alone
 h2d_build asan --target h2dbench >/dev/null  # up to date after asan.sh
 h2dbench=$h2d_root/build/asan/h2dbench
 h2d_build sim-coverage --target h2dbench >/dev/null  # the seed's maker
