@@ -2,7 +2,7 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer over the tests: the `asan` preset, built on the
 # simulated GPU (no nvcc device compile, and GPU tests run too, their kernels on the sim's fibers,
 # which tell ASan about each stack switch) with warnings as errors. Built with Clang: from an
-# empty compiler cache it compiled the preset in 543 s against GCC's 857 (issue 29); GCC's
+# empty compiler cache CI built the preset in 515 s against GCC's 857 (issue 29); GCC's
 # warnings are the `ci` preset's, and GCC's ASan still builds (its one documented exception, a
 # false -Wmaybe-uninitialized, is in the top CMakeLists.txt).
 # Fails on any test failure and on any sanitizer report, in the tests or in a child h2dbench
