@@ -36,6 +36,8 @@ TEST(BatchPlan, BatchSizesPerPreset) {
   EXPECT_EQ(full.front(), 1u);
   EXPECT_EQ(full.back(), 256u);
   EXPECT_TRUE(std::is_sorted(full.begin(), full.end()));
+  EXPECT_EQ(host_batch_sizes(Preset::standard), (std::vector<std::size_t>{1, 16}));
+  EXPECT_EQ(host_batch_sizes(Preset::full), full);
 }
 
 TEST(BatchPlan, AlignUp) {

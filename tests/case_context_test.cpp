@@ -18,6 +18,17 @@ TEST(CaseContext, ThePresetGivesTheStoppingRuleAndProfileModeAnExactCount) {
   EXPECT_GT(profile.stopping_rule.exact_measurements, 0u);
 }
 
+TEST(CaseContext, EachRunHasItsOwnTimeBankExceptInProfileMode) {
+  const RunOptions options = parse_run_options({}, false);
+  const CaseContext first = case_context(options, RunPlan{});
+  const CaseContext second = case_context(options, RunPlan{});
+  ASSERT_NE(first.stopping_rule.bank, nullptr) << "steady cases lend their time to noisy ones";
+  EXPECT_NE(first.stopping_rule.bank, second.stopping_rule.bank) << "a run's own, not a global";
+  EXPECT_DOUBLE_EQ(first.stopping_rule.bank->balance(), 0) << "nothing lent before a case ran";
+  const CaseContext profile = case_context(parse_run_options({"--profile"}, false), RunPlan{});
+  EXPECT_EQ(profile.stopping_rule.bank, nullptr) << "a fixed count: nothing to lend or take";
+}
+
 TEST(CaseContext, MinimumTimeAndWatchdogComeFromTheirFlags) {
   const CaseContext plain = case_context(parse_run_options({}, false), RunPlan{});
   EXPECT_DOUBLE_EQ(plain.stopping_rule.min_seconds, 0);

@@ -301,6 +301,44 @@ TEST(Summary, RunNotesAndFormatting) {
   EXPECT_NE(text.find("  warning: pageable async"), std::string::npos);
 }
 
+// Cases that stopped at their time cap are listed with how well they know their median; a run
+// whose steady cases lent their time says how far a noisy case could go.
+TEST(Summary, NoisyCasesAreListedWithTheirCap) {
+  ReportBuilder b("rig", "GPU");
+  b.add("h2d/memory/dir=h2d/kind=pageable/mode=sync/bytes=64MiB", "GB_per_s", {8},
+        {{"rel_ci_pct", 3.25}, {"measurements", 12}, {"stopped_by", 2}});
+  b.add("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB", "GB_per_s", {50},
+        {{"rel_ci_pct", 0.5}, {"measurements", 10}, {"stopped_by", 1}});
+  b.json()["h2dbench"]["run"]["stopping_rule"] = {{"target_rel_ci_pct", 1}, {"max_seconds", 0.3}};
+  const auto notes = [&] { return joined(summarize_report(b.json()).notes); };
+  EXPECT_NE(notes().find("1 of 2 cases stopped at their 0.3 s cap before their median was known "
+                         "within 1% (noisy; rel_ci_pct says how well): "
+                         "h2d/memory/dir=h2d/kind=pageable/mode=sync/bytes=64MiB (+-3.2%)"),
+            std::string::npos)
+      << notes();
+  b.json()["h2dbench"]["run"]["stopping_rule"]["most_seconds_with_lent_time"] = 3;
+  EXPECT_NE(notes().find("0.3 s cap (up to 3 s with time steady cases left)"), std::string::npos)
+      << notes();
+}
+
+// A shared VM's hypervisor took CPU time while the cases ran: the summary says so (a run that
+// says nothing, or a little, gets no note).
+TEST(Summary, CpuStealWorthSayingIsANote) {
+  ReportBuilder b = memory_report();
+  const auto notes_text = [&] {
+    const RunSummary summary = summarize_report(b.json());
+    return joined(summary.notes);
+  };
+  EXPECT_EQ(notes_text().find("hypervisor"), std::string::npos) << "older reports: no field";
+  b.json()["h2dbench"]["run"]["cpu_steal_pct"] = 0.4;
+  EXPECT_EQ(notes_text().find("hypervisor"), std::string::npos);
+  b.json()["h2dbench"]["run"]["cpu_steal_pct"] = 5.5;
+  EXPECT_NE(notes_text().find("the hypervisor took 5.5% of the CPU time"), std::string::npos)
+      << notes_text();
+  b.json()["h2dbench"]["run"]["cpu_steal_pct"] = nullptr;  // a host that did not say
+  EXPECT_EQ(notes_text().find("hypervisor"), std::string::npos);
+}
+
 // After Ctrl-C, the families left showed "(us, lower is better) no case has a real_time value".
 TEST(Summary, FamiliesThatNeverRanBecauseOfCtrlCSaySo) {
   ReportBuilder b = memory_report();

@@ -12,6 +12,7 @@
 #include "harness/cli/run_options.hpp"
 #include "harness/cli/run_progress.hpp"
 #include "harness/core/byte_size.hpp"
+#include "harness/core/cpu_steal.hpp"
 #include "harness/core/latch_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/stop_signal.hpp"
@@ -139,11 +140,15 @@ void announce_duration(std::size_t cases, const StoppingRule& rule) {
   }
   fmt::print(
       "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
-      "measurements) or for {:g} s at most: at most {} of measuring, plus each case's setup and "
+      "measurements) or for {:g} s{}: at most {} of measuring, plus each case's setup and "
       "the yardsticks h2d/staging and h2d/streams measure beside their cases, under the same "
       "rule\n",
       cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
-      rule.cap_seconds(), rough_duration(static_cast<double>(cases) * rule.cap_seconds()));
+      rule.cap_seconds(),
+      rule.bank ? fmt::format(", more (up to {:g} s) with time the cases that needed less left",
+                              rule.most_cap_multiple * rule.cap_seconds())
+                : std::string(" at most"),
+      rough_duration(static_cast<double>(cases) * rule.cap_seconds()));
 }
 
 int run_command(const std::vector<std::string>& args, const std::string& program) {
@@ -229,7 +234,11 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
 
   const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
+  const std::optional<CpuTimes> cpu_before = read_cpu_times();
   SuiteRun run = run_selection(selection, context.options, case_context, program);
+  if (const std::optional<CpuTimes> cpu_after = read_cpu_times(); cpu_before && cpu_after) {
+    context.cpu_steal_pct = steal_pct(*cpu_before, *cpu_after);
+  }
   nlohmann::json report = std::move(run.report);
   context.outcomes = std::move(run.outcomes);
   report["h2dbench"] = context_to_json(context);

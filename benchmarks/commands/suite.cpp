@@ -11,6 +11,7 @@
 #include "harness/cli/benchmark_flags.hpp"
 #include "harness/cli/capturing_reporter.hpp"
 #include "harness/cli/run_options.hpp"
+#include "harness/core/time_bank.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/report/benchmark_json.hpp"
 #include "harness/report/declarations_json.hpp"
@@ -82,8 +83,11 @@ CaseContext case_context(const RunOptions& options, const RunPlan& plan) {
   context.stopping_rule = preset_stopping_rule(options.preset);
   if (options.profile) {
     context.stopping_rule.exact_measurements = kProfileIterations;
-  } else if (const auto min_time = benchmark_flag(options.benchmark_flags, "min_time")) {
-    context.stopping_rule.min_seconds = min_time_seconds(*min_time);
+  } else {
+    if (const auto min_time = benchmark_flag(options.benchmark_flags, "min_time")) {
+      context.stopping_rule.min_seconds = min_time_seconds(*min_time);
+    }
+    context.stopping_rule.bank = std::make_shared<TimeBank>();
   }
   if (options.watchdog_s) {
     context.pipeline_watchdog = std::chrono::duration<double>(*options.watchdog_s);

@@ -83,7 +83,7 @@ std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
       continue;  // collates into the tuple's buffers: layout=tuple measures it
     }
     for (const CollateTarget& target : kTargets) {
-      for (std::size_t batch : batch_sizes(plan.preset)) {
+      for (std::size_t batch : host_batch_sizes(plan.preset)) {
         const CaseName name = CaseName(declared_family("host/collate"))
                                   .add("layout", std::string(to_string(layout)))
                                   .add("into", target.name)

@@ -34,8 +34,8 @@ std::vector<std::size_t> host_sizes(Preset preset) {
   switch (preset) {
     case Preset::quick:
       return {1 * MiB, 64 * MiB};
-    case Preset::standard:
-      return geometric_sizes(64 * KiB, 256 * MiB, 4);
+    case Preset::standard:  // from a core's cache to past any last-level cache
+      return geometric_sizes(64 * KiB, 256 * MiB, 16);
     case Preset::full:
       return geometric_sizes(4 * KiB, 1024 * MiB, 2);
   }

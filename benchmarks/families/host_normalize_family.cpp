@@ -62,7 +62,7 @@ void run_normalize_case(std::size_t batch, std::size_t threads, benchmark::State
 std::vector<BenchmarkCase> normalize_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (std::size_t threads : host_thread_counts(plan.preset, usable_cores())) {
-    for (std::size_t batch : batch_sizes(plan.preset)) {
+    for (std::size_t batch : host_batch_sizes(plan.preset)) {
       const CaseName name = CaseName(declared_family("host/normalize"))
                                 .add("threads", static_cast<long long>(threads))
                                 .add("batch", static_cast<long long>(batch));

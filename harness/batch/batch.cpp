@@ -75,6 +75,10 @@ std::vector<std::size_t> batch_sizes(Preset preset) {
   return {};
 }
 
+std::vector<std::size_t> host_batch_sizes(Preset preset) {
+  return batch_sizes(preset == Preset::full ? Preset::full : Preset::quick);
+}
+
 std::size_t align_up(std::size_t value, std::size_t alignment) {
   if (alignment == 0) {
     throw std::invalid_argument("align_up needs a non-zero alignment");

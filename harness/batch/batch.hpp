@@ -39,6 +39,10 @@ const std::vector<BatchLayout>& all_batch_layouts();
 
 // Batch sizes to sweep: quick 1 and 16; default 1, 4, 16, 64; full powers of two up to 256.
 std::vector<std::size_t> batch_sizes(Preset preset);
+// The host families' batch sizes (host/collate, host/normalize): their host work grows with a
+// batch's bytes, in cache or not, so default takes quick's two, one sample and a training batch of
+// 16 (54 MB: past a last-level cache); full sweeps as batch_sizes does.
+std::vector<std::size_t> host_batch_sizes(Preset preset);
 
 // Device allocations are 256-byte aligned; keeping every packed member on that boundary lets the
 // device-side views be used as tensors directly.

@@ -44,6 +44,15 @@ StopReason decide(const StoppingRule& rule, const std::vector<double>& samples, 
   return StopReason::measuring;
 }
 
+std::optional<double> projected_seconds(double target_rel_ci_pct, const MedianInterval& interval,
+                                        double elapsed_s) {
+  if (!interval.covers_95 || !(target_rel_ci_pct > 0) || !(elapsed_s > 0)) {
+    return std::nullopt;
+  }
+  const double ratio = interval.relative_half_width_pct() / target_rel_ci_pct;
+  return elapsed_s * ratio * ratio;
+}
+
 StoppingRule preset_stopping_rule(Preset preset) {
   StoppingRule rule;
   switch (preset) {

@@ -1,10 +1,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "harness/core/median_interval.hpp"
 #include "harness/core/preset.hpp"
+#include "harness/core/time_bank.hpp"
 
 namespace h2d {
 
@@ -23,6 +26,11 @@ struct StoppingRule {
   double max_seconds = 0.3;  // the time cap, from the loop's first measurement
   // Exactly this many measurements, no interval asked (profile mode: a short, even timeline).
   std::size_t exact_measurements = 0;
+  // What steady cases left of their cap: a case at its cap whose interval projects to the target
+  // within what the bank holds takes that time and goes on (StoppingCheck), up to
+  // `most_cap_multiple` times its cap. None: every case stops at its own cap.
+  std::shared_ptr<TimeBank> bank;
+  double most_cap_multiple = 10;
 
   // The most one case may measure: max(max_seconds, min_seconds).
   double cap_seconds() const;
@@ -47,6 +55,13 @@ bool is_noisy(StopReason reason);
 // The rule's decision after `samples` (each one measurement) and `elapsed_s` of measuring.
 // Computing the interval sorts the samples; MeasurementLoop asks this only now and then.
 StopReason decide(const StoppingRule& rule, const std::vector<double>& samples, double elapsed_s);
+
+// How long a case that measured `elapsed_s` with `interval` would measure in all to bring the
+// interval to `target_rel_ci_pct`: the half-width shrinks as 1/sqrt(n) and n grows with time, so
+// elapsed * (half-width / target)^2. nullopt when that cannot be told: under 6 measurements no
+// interval covers 95%.
+std::optional<double> projected_seconds(double target_rel_ci_pct, const MedianInterval& interval,
+                                        double elapsed_s);
 
 // Each preset's rule: quick caps a case at 0.1 s, default at 0.3 s, full at 2 s; all aim at 1%.
 StoppingRule preset_stopping_rule(Preset preset);

@@ -434,10 +434,31 @@ std::optional<std::string> noisy_note(const std::vector<ReportCase>& cases,
   for (std::size_t i = 0; i < noisy.size() && i < 3; ++i) {
     names += (i == 0 ? "" : ", ") + noisy[i];
   }
+  const double lent_cap = number_or(rule, "most_seconds_with_lent_time", cap);
+  const std::string cap_text =
+      lent_cap > cap
+          ? fmt::format("{:g} s cap (up to {:g} s with time steady cases left)", cap, lent_cap)
+          : fmt::format("{:g} s cap", cap);
   return fmt::format(
-      "{} of {} cases stopped at their {:g} s cap before their median was known within {:g}% "
-      "(noisy; rel_ci_pct says how well): {}{}",
-      noisy.size(), measured, cap, target, names, noisy.size() > 3 ? ", ..." : "");
+      "{} of {} cases stopped at their {} before their median was known within {:g}% (noisy; "
+      "rel_ci_pct says how well): {}{}",
+      noisy.size(), measured, cap_text, target, names, noisy.size() > 3 ? ", ..." : "");
+}
+
+// A run on a shared virtual machine whose hypervisor took a share of the CPU time worth saying:
+// noise that no stopping rule averages away, and that a comparison with another rig should know.
+std::optional<std::string> steal_note(const nlohmann::json& report) {
+  constexpr double kWorthSayingPct = 1.0;
+  const double steal =
+      number_or(member_or_empty(member_or_empty(report, "h2dbench"), "run"), "cpu_steal_pct", 0);
+  if (!(steal >= kWorthSayingPct)) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "the hypervisor took {:.1f}% of the CPU time while the cases ran (cpu steal: a shared "
+      "virtual machine); noisy cases may owe it their noise, and this machine's figures move "
+      "with its neighbours' load",
+      steal);
 }
 
 }  // namespace
@@ -460,6 +481,9 @@ RunSummary summarize_report(const nlohmann::json& report) {
   }
   summary.notes = context_notes(report);
   if (auto note = noisy_note(cases, report)) {
+    summary.notes.push_back(std::move(*note));
+  }
+  if (auto note = steal_note(report)) {
     summary.notes.push_back(std::move(*note));
   }
   return summary;

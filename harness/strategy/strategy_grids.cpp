@@ -130,7 +130,7 @@ std::vector<HostStagingPoint> host_staging_grid(Preset preset, std::size_t cores
       break;
     case Preset::standard:
       bytes = 256 * MiB;
-      chunks = geometric_sizes(64 * KiB, 16 * MiB, 4);
+      chunks = geometric_sizes(64 * KiB, 16 * MiB, 16);  // full has the steps between
       break;
     case Preset::full:
       bytes = 1 * GiB;

@@ -91,6 +91,9 @@ nlohmann::json context_to_json(const RunContext& context) {
            {"argv", context.argv},
            {"pinned_limit_bytes", context.pinned_limit_bytes},
            {"started_utc", context.started_utc},
+           // A shared virtual machine's noise: CPU time the hypervisor gave other guests.
+           {"cpu_steal_pct", context.cpu_steal_pct ? nlohmann::json(*context.cpu_steal_pct)
+                                                   : nlohmann::json(nullptr)},
            {"latches", {{"enabled", context.latches.enabled}, {"reason", context.latches.reason}}},
            {"stopping_rule",
             {
@@ -99,6 +102,11 @@ nlohmann::json context_to_json(const RunContext& context) {
                 {"min_seconds", context.stopping_rule.min_seconds},
                 {"max_seconds", context.stopping_rule.cap_seconds()},
                 {"exact_measurements", context.stopping_rule.exact_measurements},
+                // A noisy case may take what steady cases left, up to this many caps.
+                {"most_seconds_with_lent_time",
+                 context.stopping_rule.bank
+                     ? context.stopping_rule.most_cap_multiple * context.stopping_rule.cap_seconds()
+                     : context.stopping_rule.cap_seconds()},
             }},
        }},
       {"skipped_families", skipped_families},

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct RunContext {
   std::string device_max_connections;
   LatchDecision latches;       // whether cases were timed behind latches, and why not
   StoppingRule stopping_rule;  // when each case stopped measuring
+  // The share of the CPU time the hypervisor took while the cases ran (harness/core/cpu_steal);
+  // nullopt where the host does not say.
+  std::optional<double> cpu_steal_pct;
   std::vector<SkippedFamily> skipped_families;
   CaseOutcomes outcomes;
 };
