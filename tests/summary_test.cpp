@@ -148,6 +148,25 @@ TEST(Summary, NoisyCasesAndUnpinnedKindsAreWarned) {
   EXPECT_TRUE(contains(warnings, "(cv 7.5%)"));
 }
 
+// Since the stopping rule a case says how well its median is known: noisy is a median not known
+// within the target at the time cap, whatever the spread of its measurements (pageable copies
+// spread wide and still have a known median).
+TEST(Summary, NoisyIsAMedianNotKnownWhereTheReportSays) {
+  ReportBuilder b("rig", "GPU");
+  b.add("h2d/memory/kind=pinned/mode=async/bytes=64MiB", "GB_per_s", {25},
+        {{"cv_pct", 0.1}, {"rel_ci_pct", 4.25}, {"measurements", 12}, {"stopped_by", 2}});
+  b.add("h2d/memory/kind=pageable/mode=sync/bytes=64MiB", "GB_per_s", {5},
+        {{"cv_pct", 18}, {"rel_ci_pct", 0.9}, {"measurements", 900}, {"stopped_by", 1}});
+  const RunSummary summary = summarize_report(b.json());
+  const auto& warnings = summary.families.at(0).warnings;
+  EXPECT_TRUE(
+      contains(warnings,
+               "1 noisy case (median not known within the stopping rule's target at the time cap): "
+               "h2d/memory/kind=pinned/mode=async/bytes=64MiB (+-4.2%)"))
+      << joined(warnings);
+  EXPECT_FALSE(contains(warnings, "cv > 5%")) << joined(warnings);
+}
+
 // A family this h2dbench has never heard of: its report's own declarations and entry axes say
 // what is workload and what is strategy, and which way its metric points.
 TEST(Summary, AFamilyNeverSeenIsReadFromItsDeclaration) {

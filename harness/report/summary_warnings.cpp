@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -12,6 +13,7 @@
 #include "harness/core/case_claims.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/core/statistics.hpp"
+#include "harness/core/stopping_rule.hpp"
 #include "harness/report/summary.hpp"
 
 namespace h2d {
@@ -203,29 +205,52 @@ void enqueue_bound(const std::vector<const ReportCase*>& cases,
   }
 }
 
-// Cases whose spread is above kNoisyCv: their numbers deserve less trust.
+// Up to three "name (what)" examples, then ", ..." when there are more.
+std::string examples_of(const std::vector<std::pair<double, std::string>>& sorted,
+                        const std::function<std::string(double)>& what) {
+  std::string text;
+  for (std::size_t i = 0; i < sorted.size() && i < 3; ++i) {
+    text += fmt::format("{}{} ({})", i == 0 ? "" : ", ", sorted[i].second, what(sorted[i].first));
+  }
+  return text + (sorted.size() > 3 ? ", ..." : "");
+}
+
+// Cases whose numbers deserve less trust. Where the report says how well each median is known
+// (the stopping rule's stopped_by and rel_ci_pct), those that stopped at their time cap before it
+// was known within the rule's target, by their interval: a wide spread with a known median is the
+// case's nature, not noise. In older reports, those whose spread is above kNoisyCv.
 void noisy(const std::vector<const ReportCase*>& cases, const PrimaryMetric& metric,
            std::vector<std::string>& warnings) {
-  std::vector<std::pair<double, std::string>> loud;
+  std::vector<std::pair<double, std::string>> capped;  // rel_ci_pct
+  std::vector<std::pair<double, std::string>> loud;    // cv, in %
   for (const ReportCase* c : cases) {
+    if (const auto stopped_by = c->find_median("stopped_by")) {
+      const auto reason = stop_reason_from_counter(*stopped_by);
+      if (reason && is_noisy(*reason)) {
+        capped.emplace_back(c->find_median("rel_ci_pct").value_or(0), c->name);
+      }
+      continue;
+    }
     const auto noise = c->noise_pct(metric.name);
     if (noise && *noise > kNoisyCv * 100) {
       loud.emplace_back(*noise, c->name);
     }
   }
-  if (loud.empty()) {
-    return;
+  const auto widest_first = [](const auto& a, const auto& b) { return a.first > b.first; };
+  std::sort(capped.begin(), capped.end(), widest_first);
+  std::sort(loud.begin(), loud.end(), widest_first);
+  if (!capped.empty()) {
+    warnings.push_back(fmt::format(
+        "{} noisy case{} (median not known within the stopping rule's target at the time cap): {}",
+        capped.size(), capped.size() == 1 ? "" : "s",
+        examples_of(capped, [](double pct) { return fmt::format("+-{:.1f}%", pct); })));
   }
-  std::sort(loud.begin(), loud.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::string examples;
-  for (std::size_t i = 0; i < loud.size() && i < 3; ++i) {
-    examples += fmt::format("{}{} (cv {})", i == 0 ? "" : ", ", loud[i].second,
-                            percent_text(loud[i].first, loud[i].first < 10 ? 1 : 0));
+  if (!loud.empty()) {
+    warnings.push_back(fmt::format(
+        "{} noisy case{} (cv > {:.0f}%): {}", loud.size(), loud.size() == 1 ? "" : "s",
+        kNoisyCv * 100,
+        examples_of(loud, [](double cv) { return "cv " + percent_text(cv, cv < 10 ? 1 : 0); })));
   }
-  warnings.push_back(fmt::format("{} noisy case{} (cv > {:.0f}%): {}{}", loud.size(),
-                                 loud.size() == 1 ? "" : "s", kNoisyCv * 100, examples,
-                                 loud.size() > 3 ? ", ..." : ""));
 }
 
 }  // namespace
