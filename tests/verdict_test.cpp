@@ -34,6 +34,32 @@ TEST(Verdict, SingleMeasurementGivesDirectionButUnreliable) {
   EXPECT_DOUBLE_EQ(j.ratio, 2.0);
 }
 
+// Reports since the stopping rule have one repetition a case, each with the 95% interval of its
+// median (rel_ci_pct): two such medians are apart only when their intervals are.
+TEST(Verdict, OneRepetitionEachWithItsIntervalIsJudgedByTheIntervals) {
+  const auto with_interval = [](double value, double half) {
+    Repetitions r = reps({value});
+    r.half_interval = half;
+    return r;
+  };
+  const Judgement apart =
+      judge(with_interval(10, 0.2), with_interval(12, 0.3), Better::higher, kDefaults);
+  EXPECT_EQ(apart.verdict, Verdict::faster);
+  EXPECT_TRUE(apart.reliable);
+  EXPECT_EQ(apart.reason, "medians' 95% intervals apart (+-2%/+-2.5%)");
+  const Judgement overlap =
+      judge(with_interval(10, 1.2), with_interval(12, 1.0), Better::higher, kDefaults);
+  EXPECT_EQ(overlap.verdict, Verdict::same) << "12 - 1.0 <= 10 + 1.2";
+  EXPECT_TRUE(overlap.reliable);
+  const Judgement small =
+      judge(with_interval(10, 0.1), with_interval(10.2, 0.1), Better::higher, kDefaults);
+  EXPECT_EQ(small.verdict, Verdict::same);
+  EXPECT_TRUE(small.reliable) << "below the threshold, with the noise known on both sides";
+  const Judgement one_sided = judge(with_interval(10, 0.2), reps({12}), Better::higher, kDefaults);
+  EXPECT_EQ(one_sided.verdict, Verdict::faster);
+  EXPECT_FALSE(one_sided.reliable) << "a side without its interval: noise unknown";
+}
+
 TEST(Verdict, TimesAreLowerIsBetter) {
   const Judgement j = judge(reps({10}), reps({20}), Better::lower, kDefaults);
   EXPECT_EQ(j.verdict, Verdict::slower);

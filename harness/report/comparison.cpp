@@ -11,6 +11,7 @@
 
 #include "harness/core/filter_regex.hpp"
 #include "harness/core/usage_error.hpp"
+#include "harness/report/case_noise.hpp"
 #include "harness/report/family_catalog.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/report_cases.hpp"
@@ -35,19 +36,6 @@ std::unordered_map<std::string, std::string> family_skip_reasons(const nlohmann:
     reasons.emplace(string_or(family, "family", ""), string_or(family, "reason", "skipped"));
   }
   return reasons;
-}
-
-Repetitions repetitions_of(const ReportCase& c, const std::string& metric) {
-  Repetitions r;
-  r.values = c.values.at(metric);
-  r.count = std::max(c.repetitions, r.values.size());
-  if (c.aggregates_only) {
-    const auto sd = c.aggregate_stddev.find(metric);
-    if (sd != c.aggregate_stddev.end()) {
-      r.stddev = sd->second;
-    }
-  }
-  return r;
 }
 
 struct Indexed {

@@ -46,7 +46,7 @@ Judgement judge(const Repetitions& base, const Repetitions& other, Better better
 
   if (result.change_pct < options.threshold_pct) {
     result.verdict = Verdict::same;
-    result.reliable = repeated;
+    result.reliable = repeated || (base.half_interval && other.half_interval);
     result.reason = fmt::format("change below {:g}%", options.threshold_pct);
   } else if (base.values.size() >= kMinUTestRepetitions &&
              other.values.size() >= kMinUTestRepetitions) {
@@ -65,6 +65,14 @@ Judgement judge(const Repetitions& base, const Repetitions& other, Better better
     result.verdict = overlap ? Verdict::same : direction;
     result.reason = overlap ? fmt::format("repetitions overlap (n={}/{})", base_count, other_count)
                             : fmt::format("repetitions apart (n={}/{})", base_count, other_count);
+  } else if (base.half_interval && other.half_interval) {
+    const bool overlap =
+        std::abs(other_median - base_median) <= *base.half_interval + *other.half_interval;
+    result.reliable = true;
+    result.verdict = overlap ? Verdict::same : direction;
+    result.reason = fmt::format(
+        "medians' 95% intervals {} (+-{:.2g}%/+-{:.2g}%)", overlap ? "overlap" : "apart",
+        *base.half_interval / base_median * 100, *other.half_interval / other_median * 100);
   } else {
     result.verdict = direction;
     result.reliable = false;

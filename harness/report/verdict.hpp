@@ -15,6 +15,9 @@ struct Repetitions {
   std::size_t count = 0;       // true number of repetitions
   // Set when the report kept only aggregates: values holds the median, this the stddev.
   std::optional<double> stddev;
+  // With one repetition: half the within-run 95% interval of its figure (harness/report/
+  // case_noise), when the run measured one.
+  std::optional<double> half_interval;
 };
 
 enum class Verdict { faster, slower, same };
@@ -38,7 +41,9 @@ struct Judgement {
 //  - a change below threshold_pct is "same";
 //  - with >= 5 repetitions per side, a two-sided Mann-Whitney U test decides (p < alpha);
 //  - with 2..4, the ranges of the repetitions (median +- stddev for aggregates) must not overlap;
-//  - with one measurement on a side, the direction is given but marked unreliable.
+//  - with one repetition a side, each with its within-run interval (half_interval), the two
+//    intervals must not overlap;
+//  - otherwise (a side whose noise is unknown) the direction is given but marked unreliable.
 // Throws std::invalid_argument for empty samples or a zero/negative base.
 Judgement judge(const Repetitions& base, const Repetitions& other, Better better,
                 const VerdictOptions& options);
