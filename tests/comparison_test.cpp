@@ -161,36 +161,21 @@ TEST(Comparison, WithoutRepetitionsVerdictsAreUnreliable) {
   EXPECT_NE(table.find("unreliable"), std::string::npos);
 }
 
-// Since the stopping rule a case has one repetition and the interval of its median: a regression
-// beyond that interval is a reliable one, which --fail-on-regression reports; reports from before
-// it (a cv over iterations only) stay unreliable with one repetition.
-TEST(Comparison, OneRepetitionWithTheMediansIntervalIsReliable) {
-  const auto report = [](const char* host, double gb_per_s, double rel_ci_pct) {
+// A case since the stopping rule has one repetition and the interval of its median: that
+// interval is the run's own, and does not make a verdict between two runs reliable (case_noise.hpp
+// says what two runs of one machine did), so --fail-on-regression does not act on it.
+TEST(Comparison, OneRepetitionStaysUnreliableWithTheMediansInterval) {
+  const auto report = [](const char* host, double gb_per_s) {
     ReportBuilder r(host);
     r.add(kMemcpy, "GB_per_s", {gb_per_s},
-          {{"rel_ci_pct", rel_ci_pct}, {"measurements", 40}, {"stopped_by", 1}});
+          {{"rel_ci_pct", 0.5}, {"measurements", 400}, {"stopped_by", 1}});
     return r.report();
   };
-  const Comparison apart = compare_reports({report("a", 10, 1), report("b", 8, 1)}, {});
-  const auto& slower = *row(family(apart, "host/memcpy"), kMemcpy).cells[1].vs_baseline;
-  EXPECT_EQ(slower.verdict, Verdict::slower);
-  EXPECT_TRUE(slower.reliable) << slower.reason;
-  EXPECT_EQ(reliable_regressions(apart).size(), 1u);
-  const Comparison overlap = compare_reports({report("a", 10, 12), report("b", 8, 12)}, {});
-  const auto& same = *row(family(overlap, "host/memcpy"), kMemcpy).cells[1].vs_baseline;
-  EXPECT_EQ(same.verdict, Verdict::same) << "the gap of 2 is within 1.2 + 0.96";
-  EXPECT_TRUE(reliable_regressions(overlap).empty());
-
-  // A damaged report's interval is no interval.
-  const Comparison damaged = compare_reports({report("a", 10, -1), report("b", 8, 1)}, {});
-  EXPECT_FALSE(row(family(damaged, "host/memcpy"), kMemcpy).cells[1].vs_baseline->reliable);
-
-  ReportBuilder old_a("a");
-  old_a.add(kMemcpy, "GB_per_s", {10}, {{"cv_pct", 1}, {"iterations", 100}});
-  ReportBuilder old_b("b");
-  old_b.add(kMemcpy, "GB_per_s", {8}, {{"cv_pct", 1}, {"iterations", 100}});
-  const Comparison old = compare_reports({old_a.report(), old_b.report()}, {});
-  EXPECT_FALSE(row(family(old, "host/memcpy"), kMemcpy).cells[1].vs_baseline->reliable);
+  const Comparison c = compare_reports({report("a", 10), report("b", 8)}, {});
+  const auto& judgement = *row(family(c, "host/memcpy"), kMemcpy).cells[1].vs_baseline;
+  EXPECT_EQ(judgement.verdict, Verdict::slower);
+  EXPECT_FALSE(judgement.reliable) << judgement.reason;
+  EXPECT_TRUE(reliable_regressions(c).empty());
 }
 
 TEST(Comparison, TimeOnlyFamiliesAreLowerIsBetter) {

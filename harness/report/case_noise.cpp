@@ -14,10 +14,9 @@ bool is_share(const std::optional<double>& pct) {
   return pct && std::isfinite(*pct) && *pct >= 0;
 }
 
-// Half the 95% interval of the case's one figure, or nullopt when the run had no spread to
-// measure (one measurement or iteration) or says nothing of it.
-std::optional<double> half_interval(const ReportCase& c, const std::string& metric,
-                                    bool with_mean_interval) {
+}  // namespace
+
+std::optional<double> within_run_half_interval(const ReportCase& c, const std::string& metric) {
   const auto measurements = c.find_median("measurements");
   if (const auto rel_ci = c.find_median("rel_ci_pct");
       is_share(rel_ci) && measurements && *measurements >= 2) {
@@ -25,16 +24,13 @@ std::optional<double> half_interval(const ReportCase& c, const std::string& metr
   }
   const auto cv = c.find_median("cv_pct");
   const auto iterations = c.find_median("iterations");
-  if (!with_mean_interval || !is_share(cv) || !iterations || *iterations < 2) {
+  if (!is_share(cv) || !iterations || *iterations < 2) {
     return std::nullopt;
   }
   return kZ95 * (*cv / 100) * c.median(metric) / std::sqrt(*iterations);
 }
 
-}  // namespace
-
-Repetitions repetitions_of(const ReportCase& c, const std::string& metric,
-                           bool with_mean_interval) {
+Repetitions repetitions_of(const ReportCase& c, const std::string& metric) {
   Repetitions r;
   r.values = c.values.at(metric);
   r.count = std::max(c.repetitions, r.values.size());
@@ -42,9 +38,6 @@ Repetitions repetitions_of(const ReportCase& c, const std::string& metric,
     if (const auto stddev = c.aggregate_stddev.find(metric); stddev != c.aggregate_stddev.end()) {
       r.stddev = stddev->second;
     }
-  }
-  if (r.count < 2) {
-    r.half_interval = half_interval(c, metric, with_mean_interval);
   }
   return r;
 }

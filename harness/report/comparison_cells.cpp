@@ -112,9 +112,10 @@ std::string footnote(const Comparison& c) {
   return fmt::format(
       "Speed-up > 1 means faster than {0} (for times it is {0}/X). Changes below {1:g}% are "
       "'same'. With >= {2} repetitions per side a two-sided Mann-Whitney U test decides "
-      "(alpha {3:g}); with 2-{4} the repetitions must not overlap; with one, the medians' 95% "
-      "intervals (rel_ci_pct) must not. '?' marks a verdict with no measure of the noise on a "
-      "side: unreliable; rerun with --benchmark_repetitions=5. ± is the noise (cv) of the value.",
+      "(alpha {3:g}); with 2-{4} the repetitions must not overlap. '?' marks a verdict from one "
+      "repetition per side: unreliable (a run's rel_ci_pct says how well it knew its median, not "
+      "where the next run lands); rerun with --benchmark_repetitions=5. ± is the noise (cv) of "
+      "the value.",
       c.reports.front().label, c.verdict.threshold_pct, kMinUTestRepetitions, c.verdict.alpha,
       kMinUTestRepetitions - 1);
 }

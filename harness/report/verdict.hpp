@@ -15,8 +15,8 @@ struct Repetitions {
   std::size_t count = 0;       // true number of repetitions
   // Set when the report kept only aggregates: values holds the median, this the stddev.
   std::optional<double> stddev;
-  // With one repetition: half the within-run 95% interval of its figure (harness/report/
-  // case_noise), when the run measured one.
+  // With one repetition: half the within-run 95% interval of its figure, where the caller judges
+  // cases of one run (the summary's ties; harness/report/case_noise says why compare does not).
   std::optional<double> half_interval;
 };
 

@@ -22,9 +22,13 @@ bool within_noise(const ReportCase& a, const ReportCase& b, const PrimaryMetric&
   if (va > 0 && vb > 0) {
     VerdictOptions options;
     options.threshold_pct = 0;  // statistics alone decide; compare's 5% is a reader's setting
-    const Judgement judged =
-        judge(repetitions_of(a, m, /*with_mean_interval=*/true),
-              repetitions_of(b, m, /*with_mean_interval=*/true), metric.better, options);
+    Repetitions ra = repetitions_of(a, m);
+    Repetitions rb = repetitions_of(b, m);
+    if (ra.count < 2 && rb.count < 2) {  // one run's cases: their within-run intervals
+      ra.half_interval = within_run_half_interval(a, m);
+      rb.half_interval = within_run_half_interval(b, m);
+    }
+    const Judgement judged = judge(ra, rb, metric.better, options);
     if (judged.reliable) {
       return judged.verdict == Verdict::same;
     }
