@@ -406,11 +406,12 @@ std::vector<std::string> context_notes(const nlohmann::json& report) {
   return notes;
 }
 
-// The cases whose measuring stopped before their median was known within the run's target (a
-// time or count cap, Ctrl-C): their figures carry a wider interval (rel_ci_pct) than the rest.
+// How many cases stopped measuring before their median was known within the run's target (a
+// time or count cap): their figures carry a wider interval (rel_ci_pct) than the rest. Each
+// family's warning names its own (summary_warnings.cpp).
 std::optional<std::string> noisy_note(const std::vector<ReportCase>& cases,
                                       const nlohmann::json& report) {
-  std::vector<std::string> noisy;
+  std::size_t noisy = 0;
   std::size_t measured = 0;
   for (const ReportCase& c : cases) {
     const auto stopped_by = c.find_median("stopped_by");
@@ -419,30 +420,25 @@ std::optional<std::string> noisy_note(const std::vector<ReportCase>& cases,
     }
     ++measured;
     if (const auto reason = stop_reason_from_counter(*stopped_by); reason && is_noisy(*reason)) {
-      noisy.push_back(
-          fmt::format("{} (+-{:.1f}%)", c.name, c.find_median("rel_ci_pct").value_or(0)));
+      ++noisy;
     }
   }
-  if (noisy.empty()) {
+  if (noisy == 0) {
     return std::nullopt;
   }
   const nlohmann::json& rule =
       member_or_empty(member_or_empty(member_or_empty(report, "h2dbench"), "run"), "stopping_rule");
   const double target = number_or(rule, "target_rel_ci_pct", 1.0);
   const double cap = number_or(rule, "max_seconds", 0.0);
-  std::string names;
-  for (std::size_t i = 0; i < noisy.size() && i < 3; ++i) {
-    names += (i == 0 ? "" : ", ") + noisy[i];
-  }
   const double lent_cap = number_or(rule, "most_seconds_with_lent_time", cap);
   const std::string cap_text =
       lent_cap > cap
           ? fmt::format("{:g} s cap (up to {:g} s with time steady cases left)", cap, lent_cap)
           : fmt::format("{:g} s cap", cap);
   return fmt::format(
-      "{} of {} cases stopped at their {} before their median was known within {:g}% (noisy; "
-      "rel_ci_pct says how well): {}{}",
-      noisy.size(), measured, cap_text, target, names, noisy.size() > 3 ? ", ..." : "");
+      "{} of {} cases stopped at their {} before their median was known within {:g}% (noisy: "
+      "each family's warning names its own, rel_ci_pct says how well)",
+      noisy, measured, cap_text, target);
 }
 
 // A run on a shared virtual machine whose hypervisor took a share of the CPU time worth saying:
