@@ -198,9 +198,8 @@ class JpegRoute final : public DecodeRoute {
         cudaMemcpy(pixels.data(), pixels_.data(), pixels.size(), cudaMemcpyDeviceToHost));
     if (pixels.size() != reference.size()) {  // the same tiles: a mismatch is a bug here
       throw std::logic_error(
-          fmt::format("h2d/decode: {} bytes decoded by nvJPEG, {} by "
-                      "libjpeg-turbo",
-                      pixels.size(), reference.size()));
+          fmt::format("h2d/decode: {} bytes decoded by nvJPEG, {} by libjpeg-turbo", pixels.size(),
+                      reference.size()));
     }
     level_difference_ = compare_levels(pixels.data(), reference.data(), reference.size()).max;
     return pixels;
