@@ -20,7 +20,8 @@ ProcessResult run_h2dbench(const std::string& arguments, const std::string& envi
 // Runs any shell command the same way (for scripts/).
 ProcessResult run_shell(const std::string& command);
 
-// A fresh, empty folder for one test's files, removed and re-created on each call.
+// A fresh, empty folder for one test's files, removed and re-created on each call and removed
+// when the test program ends.
 std::filesystem::path scratch_folder(const std::string& name);
 
 using h2d::testing::shell_quote;
