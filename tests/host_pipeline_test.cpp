@@ -395,8 +395,15 @@ TEST(HostPipeline, AWorkerBoundLoopIsJudgedCpuBound) {
   const PipelineVerdict verdict = judge_pipeline(load);
   EXPECT_EQ(verdict.bound_by, BoundBy::cpu_workers) << verdict.reason;
   EXPECT_GT(load.workers, 0.8) << verdict.reason;
-  // The step waited for every batch: the time it waited is what a faster loader would save.
-  EXPECT_GT(result.host_wait_s.at(result.host_wait_s.size() / 2), 1e-3);
+  // The step waited for its batches: the time it waited is what a faster loader would save. On a
+  // loaded 2-core machine the step's thread can come late and find the worker's prefetched batches
+  // ready (median wait 0.5 us once, with a CI run beside it), so one of three epochs must show it.
+  double median_wait_s = result.host_wait_s.at(result.host_wait_s.size() / 2);
+  for (int epoch = 1; epoch < 3 && median_wait_s <= 1e-3; ++epoch) {
+    const EpochResult again = run_clean_host_epoch(config);
+    median_wait_s = again.host_wait_s.at(again.host_wait_s.size() / 2);
+  }
+  EXPECT_GT(median_wait_s, 1e-3);
 }
 
 }  // namespace
