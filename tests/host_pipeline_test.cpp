@@ -347,6 +347,30 @@ TEST(HostPipeline, InterruptReleasesEveryBlockedStage) {
   }
 }
 
+// A deadline (soak's --duration) stops an epoch that would run for seconds, as Ctrl-C would, and
+// says so; the batches done by then are whole and checked.
+TEST(HostPipeline, ADeadlineEndsTheEpochOutOfTime) {
+  for (WorkerKind worker : {WorkerKind::thread, WorkerKind::process}) {
+    SCOPED_TRACE(std::string(to_string(worker)));
+    PipelineConfig config = small_config(PinMode::none);
+    config.worker = worker;
+    config.compute_us = 20000;
+    config.batches = 200;  // 4 s of steps
+    config.watchdog = std::chrono::duration<double>(60);
+    HostStepEngine engine(config);
+    Pipeline pipeline(config, engine);
+    const Stopwatch clock;
+    const EpochResult result = pipeline.run_epoch(std::chrono::steady_clock::now() + 300ms);
+    EXPECT_EQ(result.end, EpochEnd::out_of_time) << describe_result(result);
+    EXPECT_NE(result.message.find("the deadline passed after"), std::string::npos)
+        << result.message;
+    EXPECT_LT(clock.seconds(), 2.0);
+    EXPECT_GE(result.completed, 1u);
+    EXPECT_LT(result.completed, config.batches);
+    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+  }
+}
+
 TEST(HostPipeline, AStageThatThrowsFailsTheEpochWithoutHanging) {
   for (PipelineStage stage : {PipelineStage::worker, PipelineStage::pin, PipelineStage::step}) {
     PipelineConfig config = small_config(PinMode::pin_thread);

@@ -59,7 +59,7 @@ class EpochRun {
  public:
   EpochRun(const PipelineConfig& config, StepEngine& engine, const PipelineHooks& hooks,
            std::vector<HostBlock>& pageable, std::vector<HostBlock>& ring, ProcessLoader* processes,
-           std::uint64_t first_sample)
+           std::uint64_t first_sample, EpochDeadline deadline)
       : config_(config),
         layout_(config),
         engine_(engine),
@@ -67,6 +67,7 @@ class EpochRun {
         pageable_(pageable),
         ring_(ring),
         processes_(processes),
+        deadline_(deadline),
         ids_{first_sample, layout_.batch_size},
         ready_("ready", config.prefetch),
         workers_left_(config.workers),
@@ -120,13 +121,16 @@ class EpochRun {
               why = "no batch completed for the watchdog's timeout";
             }
             stop(EpochEnd::stalled, std::move(why));
-          } else {
+          } else if (stop_requested()) {
             stop(EpochEnd::interrupted,
                  fmt::format("interrupted by {} after {} of {} batches", stop_requester(),
                              completed_.load(), config_.batches));
+          } else {
+            stop(EpochEnd::out_of_time, fmt::format("the deadline passed after {} of {} batches",
+                                                    completed_.load(), config_.batches));
           }
         },
-        [] { return stop_requested(); });
+        [this] { return stop_requested() || (deadline_ && Clock::now() >= *deadline_); });
     watchdog_ = &watchdog;
 
     std::vector<std::thread> threads;
@@ -669,6 +673,7 @@ class EpochRun {
   std::vector<HostBlock>& pageable_;
   std::vector<HostBlock>& ring_;
   ProcessLoader* processes_;  // worker=process, else null
+  const EpochDeadline deadline_;
   const SampleIds ids_;
   std::optional<JpegSlotLayout> jpeg_layout_;  // decode=gpu
   std::vector<const JpegImage*> jpeg_images_;  // decode=gpu: sample id's image is id % count
@@ -704,8 +709,8 @@ class EpochRun {
 EpochResult run_pipeline_epoch(const PipelineConfig& config, StepEngine& engine,
                                const PipelineHooks& hooks, std::vector<HostBlock>& pageable,
                                std::vector<HostBlock>& ring, ProcessLoader* processes,
-                               std::uint64_t first_sample) {
-  EpochRun run(config, engine, hooks, pageable, ring, processes, first_sample);
+                               std::uint64_t first_sample, EpochDeadline deadline) {
+  EpochRun run(config, engine, hooks, pageable, ring, processes, first_sample, deadline);
   return run.run();
 }
 

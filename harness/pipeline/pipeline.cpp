@@ -19,6 +19,8 @@ std::string_view to_string(EpochEnd end) {
       return "stalled";
     case EpochEnd::interrupted:
       return "interrupted";
+    case EpochEnd::out_of_time:
+      return "out of time";
     case EpochEnd::failed:
       return "failed";
   }
@@ -77,7 +79,7 @@ int Pipeline::worker_pid(std::size_t index) const {
   return processes_ ? processes_->workers->pid(index) : -1;
 }
 
-EpochResult Pipeline::run_epoch() {
+EpochResult Pipeline::run_epoch(EpochDeadline deadline) {
   if (processes_ && processes_->unanswered > 0) {
     throw std::logic_error(
         "an earlier epoch ended early with batches still asked of the worker processes: a new "
@@ -86,7 +88,7 @@ EpochResult Pipeline::run_epoch() {
   const std::uint64_t first_sample = epochs_ * config_.batches * config_.batch_size;
   ++epochs_;
   return run_pipeline_epoch(config_, engine_, hooks_, pageable_, ring_, processes_.get(),
-                            first_sample);
+                            first_sample, deadline);
 }
 
 }  // namespace h2d

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,9 @@
 namespace h2d {
 
 struct ProcessLoader;
+
+// When an epoch must end whether or not its batches are done; none: it runs to its end.
+using EpochDeadline = std::optional<std::chrono::steady_clock::time_point>;
 
 enum class PipelineStage { worker, pin, step };
 
@@ -31,6 +36,7 @@ enum class EpochEnd {
   completed,    // every batch went through the step
   stalled,      // the watchdog saw no batch complete for the timeout; `message` names the stage
   interrupted,  // Ctrl-C / SIGTERM (stop_requested())
+  out_of_time,  // the deadline given to run_epoch passed (soak's --duration)
   failed,       // a stage threw: `error`
 };
 std::string_view to_string(EpochEnd end);
@@ -87,7 +93,8 @@ class Pipeline {
   // Runs config.batches batches (new sample ids each epoch). Never throws for what happens in
   // the stages: the result says how it ended. With worker processes, throws std::logic_error
   // after an epoch that ended early (batches asked of the workers are still on their way).
-  EpochResult run_epoch();
+  // At `deadline` the epoch stops as it would at Ctrl-C, and ends out_of_time.
+  EpochResult run_epoch(EpochDeadline deadline = std::nullopt);
 
   std::size_t pageable_slots() const { return pageable_.size(); }
   std::size_t ring_slots() const { return ring_.size(); }

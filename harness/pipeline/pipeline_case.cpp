@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_skipped.hpp"
@@ -27,6 +28,8 @@ void throw_unless_clean(const EpochResult& epoch) {
       throw PipelineStalled("pipeline stalled: " + epoch.message);
     case EpochEnd::interrupted:
       throw RunInterrupted(epoch.message);
+    case EpochEnd::out_of_time:  // a case's epochs have no deadline: its stopping rule ends it
+      throw std::logic_error("a benchmark case's epoch ran out of time: " + epoch.message);
     case EpochEnd::failed:
       std::rethrow_exception(epoch.error);
   }
