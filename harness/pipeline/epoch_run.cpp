@@ -2,16 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <poll.h>
-
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -25,11 +20,12 @@
 #include "harness/host/tile_sample.hpp"
 #include "harness/pipeline/batch_audit.hpp"
 #include "harness/pipeline/batch_collation.hpp"
+#include "harness/pipeline/batch_ticket.hpp"
 #include "harness/pipeline/epoch_meter.hpp"
 #include "harness/pipeline/epoch_outcome.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
-#include "harness/pipeline/loader_messages.hpp"
 #include "harness/pipeline/process_loader.hpp"
+#include "harness/pipeline/process_receiver.hpp"
 #include "harness/pipeline/slot_pool.hpp"
 #include "harness/pipeline/stage_board.hpp"
 #include "harness/pipeline/stall_report.hpp"
@@ -40,18 +36,6 @@ namespace h2d {
 namespace {
 
 using Clock = EpochMeter::Clock;
-
-// A batch on its way through the queues.
-struct Ticket {
-  std::uint64_t batch = 0;
-  std::size_t slot = 0;  // in the pool of the stage that filled it last
-  bool verify = false;
-  std::vector<std::uint64_t> sums;  // per-sample checksums taken when produced (verify only)
-  std::size_t bytes = 0;            // what the slot holds, from its start (copied by the pin stage)
-  std::uint64_t bus_bytes = 0;      // of those, what the copy to the device moves
-  // decode=gpu, verified: libjpeg-turbo's decode of sample config.checked_sample(batch)
-  std::vector<std::uint8_t> reference;
-};
 
 // One epoch: its queues, pools, threads and watchdog, built fresh so an epoch that was cancelled
 // leaves nothing behind.
@@ -207,11 +191,12 @@ class EpochRun {
   std::vector<HostBlock>& worker_buffers() { return workers_fill_ring() ? ring_ : pageable_; }
   // The pool whose slots the engine copies from.
   SlotPool& feed_pool() { return config_.pin == PinMode::none ? *pageable_pool_ : *ring_pool_; }
-  BoundedQueue<Ticket>& worker_output() { return collated_ ? *collated_ : ready_; }
+  BoundedQueue<BatchTicket>& worker_output() { return collated_ ? *collated_ : ready_; }
 
   // decode=gpu: packs the JPEG bytes of batch `ticket.batch` into `slot`, undecoded, and (verified
   // batches) decodes the checked sample with libjpeg-turbo for the comparison with the GPU's.
-  bool pack_jpeg_batch(std::byte* slot, Ticket& ticket, std::size_t stage, JpegDecoder& decoder) {
+  bool pack_jpeg_batch(std::byte* slot, BatchTicket& ticket, std::size_t stage,
+                       JpegDecoder& decoder) {
     {
       NvtxRange range(NvtxCategory::collate, fmt::format("pack JPEG batch {}", ticket.batch));
       JpegSlotPacker packer(slot, *jpeg_layout_);
@@ -241,7 +226,8 @@ class EpochRun {
 
   // Produces batch `batch` into `slot`: samples (decoded by `decoder` with decode=cpu, else
   // synthesized), their ids, and (verified batches) checksums. False when cancelled.
-  bool produce_batch(std::byte* slot, Ticket& ticket, std::size_t stage, TileDecoder* decoder) {
+  bool produce_batch(std::byte* slot, BatchTicket& ticket, std::size_t stage,
+                     TileDecoder* decoder) {
     ticket.bytes = layout_.host_bytes();
     ticket.bus_bytes = layout_.host_bytes();
     {
@@ -264,7 +250,7 @@ class EpochRun {
     nvtx_name_this_thread(fmt::format("worker {}", index));
     const std::size_t stage = worker_stages_[index];
     SlotPool& pool = worker_pool();
-    BoundedQueue<Ticket>& out = worker_output();
+    BoundedQueue<BatchTicket>& out = worker_output();
     std::optional<TileDecoder> decoder;
     std::optional<JpegDecoder> reference_decoder;
     if (config_.decode == DecodeMode::cpu) {
@@ -286,7 +272,7 @@ class EpochRun {
       board_.set(stage, StageState::working, fmt::format("producing batch {}", batch));
       const Clock::time_point start = Clock::now();
       run_hook(PipelineStage::worker, batch);
-      Ticket ticket;
+      BatchTicket ticket;
       ticket.batch = batch;
       ticket.slot = *slot;
       ticket.verify = config_.verifies(batch);
@@ -313,7 +299,7 @@ class EpochRun {
 
   // The pin hop: copies the batch of pageable slot ticket.slot into a free pinned slot, hands the
   // pageable one back and points the ticket at the pinned one. False when cancelled.
-  bool pin_batch(Ticket& ticket, std::size_t stage) {
+  bool pin_batch(BatchTicket& ticket, std::size_t stage) {
     board_.set(stage, StageState::waiting_slot,
                fmt::format("batch {}: free slot in '{}'", ticket.batch, ring_pool_->name()));
     const std::optional<std::size_t> slot = ring_pool_->acquire();
@@ -344,7 +330,7 @@ class EpochRun {
     nvtx_name_this_thread("pin");
     while (true) {
       board_.set(pin_stage_, StageState::waiting_input, "pop from 'collated'");
-      std::optional<Ticket> ticket = collated_->pop();
+      std::optional<BatchTicket> ticket = collated_->pop();
       if (!ticket) {
         break;
       }
@@ -361,191 +347,30 @@ class EpochRun {
     ready_.close();
   }
 
-  // worker=process: the main process's side of the worker processes. Asks worker b % W for batch
-  // b, W x prefetch batches ahead (one more each time one arrives, as PyTorch's DataLoader keeps
-  // prefetch_factor batches per worker in flight), takes each batch over as it arrives (the
-  // hand-off: receive, and with shm=fresh map its two segments into a free slot, every page
-  // touched), pins it with pin=pin_thread and queues it for the step.
+  // worker=process: the batches come from the worker processes (ProcessReceiver); the receiving
+  // thread pins each with pin=pin_thread and queues it for the step.
   void receiver_loop() {
     nvtx_name_this_thread("receiver");
-    asked_.assign(processes_->workers->size(), {});
-    try {
-      receive_all();
-    } catch (...) {
-      note_unanswered();
-      throw;
-    }
-    note_unanswered();
-  }
-
-  // An epoch that ended early leaves batches asked of the workers, whose replies would reach the
-  // next epoch's receiver: the loader says so, and the next epoch refuses to start.
-  void note_unanswered() {
-    for (const auto& batches : asked_) {
-      processes_->unanswered += batches.size();
-    }
-  }
-
-  // Asks the worker of batch next_ask_ for it (with shm=reused, into a free slot of ours). False
-  // when cancelled while waiting for the slot.
-  bool ask_next() {
-    if (next_ask_ >= config_.batches) {
-      return true;
-    }
-    WorkerProcesses& workers = *processes_->workers;
-    const auto worker = static_cast<std::size_t>(next_ask_ % workers.size());
-    BatchRequest request;
-    request.batch = next_ask_;
-    request.first_sample = ids_.first_sample;
-    request.verify = config_.verifies(next_ask_) ? 1 : 0;
-    if (config_.shm == ShmMode::reused) {
-      board_.set(receiver_stage_, StageState::waiting_slot,
-                 fmt::format("batch {}: free slot in '{}'", next_ask_, worker_pool().name()));
-      const std::optional<std::size_t> slot = worker_pool().acquire();
-      if (!slot) {
+    const bool reused = config_.shm == ShmMode::reused;
+    ProcessReceiver receiver({config_, layout_, ids_.first_sample, *processes_, board_,
+                              receiver_stage_, reused ? &worker_pool() : nullptr,
+                              reused ? nullptr : &*pageable_pool_, meter_, cancel_});
+    const bool finished = receiver.run([this](BatchTicket&& ticket) {
+      if (config_.pin == PinMode::pin_thread && !pin_batch(ticket, receiver_stage_)) {
         return false;
       }
-      request.slot = *slot;
+      board_.set(receiver_stage_, StageState::waiting_output,
+                 fmt::format("batch {}: push to 'ready'", ticket.batch));
+      return ready_.push(std::move(ticket));
+    });
+    if (finished) {
+      board_.set(receiver_stage_, StageState::done);
+      ready_.close();
     }
-    try {
-      send_packet(workers.socket(worker), &request, sizeof request);
-    } catch (const std::system_error&) {  // EPIPE: the worker is gone
-      throw worker_died(worker, next_ask_);
-    }
-    asked_[worker].push_back(next_ask_);
-    ++next_ask_;
-    return true;
-  }
-
-  void receive_all() {
-    WorkerProcesses& workers = *processes_->workers;
-    const std::size_t count = workers.size();
-    for (std::size_t i = 0; i < count * config_.prefetch; ++i) {
-      if (!ask_next()) {
-        return;
-      }
-    }
-    std::vector<pollfd> sockets(count);
-    for (std::size_t worker = 0; worker < count; ++worker) {
-      sockets[worker] = pollfd{workers.socket(worker), POLLIN, 0};
-    }
-    LoaderPacket packet;
-    std::size_t received = 0;
-    while (received < config_.batches && !cancel_.cancelled()) {
-      board_.set(receiver_stage_, StageState::waiting_input,
-                 fmt::format("waiting for the worker processes ({} batches asked, {} received)",
-                             next_ask_, received));
-      const int ready = poll(sockets.data(), sockets.size(), /*timeout ms=*/50);
-      if (ready < 0 && errno != EINTR) {
-        throw std::system_error(errno, std::generic_category(), "poll on the worker sockets");
-      }
-      for (std::size_t worker = 0; ready > 0 && worker < count; ++worker) {
-        if (sockets[worker].revents == 0) {
-          continue;
-        }
-        const Clock::time_point start = Clock::now();
-        if (!receive_packet(workers.socket(worker), sizeof(BatchReply), packet)) {
-          throw worker_died(worker);
-        }
-        std::optional<Ticket> ticket = take_over(worker, packet, {start, Clock::now()});
-        if (!ticket) {
-          return;
-        }
-        ++received;
-        if (!ask_next()) {
-          return;
-        }
-        if (config_.pin == PinMode::pin_thread && !pin_batch(*ticket, receiver_stage_)) {
-          return;
-        }
-        board_.set(receiver_stage_, StageState::waiting_output,
-                   fmt::format("batch {}: push to 'ready'", ticket->batch));
-        if (!ready_.push(std::move(*ticket))) {
-          return;
-        }
-      }
-    }
-    board_.set(receiver_stage_, StageState::done);
-    ready_.close();
-  }
-
-  // How `worker` ended, and the batch it was working on (or, found gone when asked for one,
-  // that batch).
-  WorkerProcessDied worker_died(std::size_t worker,
-                                std::optional<std::uint64_t> asking = std::nullopt) {
-    const std::deque<std::uint64_t>& asked = asked_[worker];
-    std::string batch = " (it held no batch)";
-    if (!asked.empty()) {
-      batch = fmt::format(" while it held batch {}", asked.front());
-    } else if (asking) {
-      batch = fmt::format(" (found gone when asked for batch {})", *asking);
-    }
-    return WorkerProcessDied(processes_->workers->describe_end(worker) + batch);
-  }
-
-  // The reply in `packet` from `worker`, received over `receiving`, as a ticket: shm=fresh maps
-  // its segments into a free pageable slot. The hand-off is the receive and the map, not the wait
-  // for the slot. nullopt when cancelled while waiting for that slot.
-  std::optional<Ticket> take_over(std::size_t worker, LoaderPacket& packet,
-                                  EpochMeter::Interval receiving) {
-    std::deque<std::uint64_t>& asked = asked_[worker];
-    // images, ids (or the packed batch): closed when taken over or refused
-    const std::size_t expected = config_.packed_members ? 1 : 2;
-    std::vector<SharedSegment> members;
-    for (std::size_t i = 0; i < packet.fds.size(); ++i) {
-      members.emplace_back(packet.fds[i], expected == 1 ? layout_.host_bytes()
-                                          : i == 0      ? layout_.images_bytes()
-                                                        : layout_.ids_bytes());
-    }
-    packet.fds.clear();
-    const auto reply = header_as<BatchReply>(packet);
-    if (reply.failed != 0) {
-      throw std::runtime_error(
-          fmt::format("worker process {} failed batch {}: {}", worker, reply.batch,
-                      std::string(reply.error, strnlen(reply.error, sizeof reply.error))));
-    }
-    if (asked.empty() || reply.batch != asked.front()) {
-      throw std::runtime_error(
-          fmt::format("worker process {} answered batch {}, asked {}", worker, reply.batch,
-                      asked.empty() ? std::string("none") : std::to_string(asked.front())));
-    }
-    asked.pop_front();
-    meter_.worker_busy(worker, Clock::time_point(std::chrono::nanoseconds(reply.start_ns)),
-                       Clock::time_point(std::chrono::nanoseconds(reply.end_ns)));
-    Ticket ticket;
-    ticket.batch = reply.batch;
-    ticket.verify = config_.verifies(reply.batch);
-    ticket.sums = std::move(packet.words);
-    ticket.bytes = layout_.host_bytes();
-    ticket.bus_bytes = layout_.host_bytes();
-    if (config_.shm == ShmMode::reused) {
-      ticket.slot = static_cast<std::size_t>(reply.slot);
-      meter_.handoff(receiving, {});
-      return ticket;
-    }
-    if (members.size() != expected) {
-      throw std::runtime_error(fmt::format("worker process {} sent batch {} in {} segments, not {}",
-                                           worker, reply.batch, members.size(), expected));
-    }
-    board_.set(receiver_stage_, StageState::waiting_slot,
-               fmt::format("batch {}: free slot in '{}'", reply.batch, pageable_pool_->name()));
-    const std::optional<std::size_t> slot = pageable_pool_->acquire();
-    if (!slot) {
-      return std::nullopt;
-    }
-    const Clock::time_point map_start = Clock::now();
-    AddressReservation& into = *processes_->mapping_slots[*slot];
-    into.map_at(0, members[0]);
-    if (members.size() > 1) {
-      into.map_at(layout_.ids_offset(), members[1]);
-    }
-    meter_.handoff(receiving, {map_start, Clock::now()});
-    ticket.slot = *slot;
-    return ticket;
   }
 
   struct InFlight {
-    Ticket ticket;
+    BatchTicket ticket;
     std::size_t step = 0;
   };
 
@@ -559,7 +384,7 @@ class EpochRun {
       }
       board_.set(step_stage_, StageState::waiting_input, "pop from 'ready'");
       const Clock::time_point wait_start = Clock::now();
-      std::optional<Ticket> ticket = ready_.pop();
+      std::optional<BatchTicket> ticket = ready_.pop();
       const Clock::time_point wait_end = Clock::now();
       if (!ticket) {
         if (cancel_.cancelled()) {
@@ -599,7 +424,7 @@ class EpochRun {
   }
 
   bool retire(std::size_t lane, std::optional<InFlight>& in_flight) {
-    const Ticket& ticket = in_flight->ticket;
+    const BatchTicket& ticket = in_flight->ticket;
     board_.set(step_stage_, StageState::waiting_device,
                fmt::format("waiting for the step on batch {} (lane {})", ticket.batch, lane));
     const std::optional<StepOutputs> outputs = engine_.retire(lane, cancel_);
@@ -680,9 +505,9 @@ class EpochRun {
 
   Cancellation cancel_;
   StageBoard board_;
-  std::optional<BoundedQueue<Ticket>> collated_;
+  std::optional<BoundedQueue<BatchTicket>> collated_;
   std::optional<ThreadTeam> pin_team_;  // pin_threads > 1: the pin thread and its helpers
-  BoundedQueue<Ticket> ready_;
+  BoundedQueue<BatchTicket> ready_;
   std::optional<SlotPool> pageable_pool_;
   std::optional<SlotPool> ring_pool_;
   std::vector<std::size_t> worker_stages_;
@@ -692,10 +517,6 @@ class EpochRun {
   Watchdog* watchdog_ = nullptr;
 
   std::atomic<std::uint64_t> next_batch_{0};
-  // worker=process, the receiving thread's: the next batch to ask for, and per worker the batches
-  // asked and not yet received, oldest first
-  std::uint64_t next_ask_ = 0;
-  std::vector<std::deque<std::uint64_t>> asked_;
   std::atomic<std::size_t> workers_left_;
   std::atomic<std::size_t> completed_{0};
 

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "harness/core/cancellation.hpp"
+#include "harness/pipeline/batch_ticket.hpp"
+#include "harness/pipeline/epoch_meter.hpp"
+#include "harness/pipeline/loader_messages.hpp"
+#include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/process_loader.hpp"
+#include "harness/pipeline/slot_pool.hpp"
+#include "harness/pipeline/stage_board.hpp"
+#include "harness/pipeline/worker_processes.hpp"
+
+namespace h2d {
+
+// What one epoch's receiver shares with the rest of the epoch.
+struct ReceiverParts {
+  const PipelineConfig& config;
+  const SlotLayout& layout;
+  std::uint64_t first_sample;  // the epoch's first sample id
+  ProcessLoader& processes;
+  StageBoard& board;
+  std::size_t stage;     // the receiver's row on the board
+  SlotPool* ask_pool;    // shm=reused: the slots a worker is told to fill
+  SlotPool* fresh_pool;  // shm=fresh: the slots a batch's segments are mapped into
+  EpochMeter& meter;
+  const Cancellation& cancel;
+};
+
+// worker=process: the main process's side of the worker processes for one epoch. Asks worker
+// b % W for batch b, W x prefetch batches ahead (one more each time one arrives, as PyTorch's
+// DataLoader keeps prefetch_factor batches per worker in flight), and takes each batch over as
+// it arrives (the hand-off: receive, and with shm=fresh map its two segments into a free slot,
+// every page touched).
+class ProcessReceiver {
+ public:
+  // Takes a batch on (pins it, queues it for the step); false when the epoch is ending.
+  using Deliver = std::function<bool(BatchTicket&&)>;
+
+  explicit ProcessReceiver(ReceiverParts parts);
+  ProcessReceiver(const ProcessReceiver&) = delete;
+  ProcessReceiver& operator=(const ProcessReceiver&) = delete;
+
+  // Receives the epoch's batches in turn and hands each to `deliver`. True when they all came
+  // (or the epoch was cancelled between batches), false when it stopped midway. Batches asked
+  // and never received are added to the loader's `unanswered`, whatever the end.
+  bool run(const Deliver& deliver);
+
+ private:
+  bool receive_all(const Deliver& deliver);
+  bool ask_next();
+  void note_unanswered();
+  WorkerProcessDied worker_died(std::size_t worker,
+                                std::optional<std::uint64_t> asking = std::nullopt);
+  std::optional<BatchTicket> take_over(std::size_t worker, LoaderPacket& packet,
+                                       EpochMeter::Interval receiving);
+
+  ReceiverParts parts_;
+  std::uint64_t next_ask_ = 0;                    // the next batch to ask for
+  std::vector<std::deque<std::uint64_t>> asked_;  // per worker: asked, not received, oldest first
+};
+
+}  // namespace h2d
