@@ -202,11 +202,12 @@ TEST(StreamsFamilyGpu, QuickRunOverlapsComputeWithSeveralStreamsOnly) {
   // Half a second of measuring a case and each of its serial phases, not quick's 0.1 s: a few
   // overlapped passes spread too widely for a threshold (3 gave 4% to 37% on the simulated GPU).
   // The simulated GPU does real host work inside each modelled phase: a copy's bytes land by
-  // memcpy after its modelled end (0.8 ms for a 4 MiB chunk on a 2-core CI machine, as long as the
-  // chunk's modelled copy at the default 4 GB/s), and kernels spin through their interval on the
-  // host's cores. That host time decided the result (4 streams: -26% and -33% overlap in CI on
-  // 2026-12-06, -18% on an idle machine), so there the link is modelled at 0.5 GB/s: each phase
-  // lasts ten times the host work it carries, and the overlap measured is what the family queued.
+  // memcpy while it runs, and kernels spin through their interval on the host's cores. When the
+  // bytes landed after each copy's modelled end, that host time decided the result (4 streams:
+  // -26% and -33% overlap in CI on 2026-12-06, -18% on an idle machine); since they land as the
+  // copy goes, 4 streams overlap 47% at the default 4 GB/s (2026-12-07, idle). The link stays
+  // modelled at 0.5 GB/s here, so each phase lasts ten times the host work it carries on a loaded
+  // CI machine too, and the overlap measured is what the family queued.
   const std::string slow_link =
       gpu_backend_is_simulated() ? "H2D_SIM_H2D_GBPS=0.5 H2D_SIM_D2H_GBPS=0.5" : "";
   h2d_test::QuickRun run = h2d_test::run_quick(

@@ -90,10 +90,14 @@ cudaError_t queue_copy(const CopyCall& call, RuntimeCall& record, bool peer_stag
   if (staged) {
     device->submit(*stream, Work{})->wait();  // "a stream sync is performed before the copy"
     const StagedSource staging(call.source, shape);
-    transfer.land = [staging, destination] { staging.land(destination); };
+    transfer.land = [staging, destination](std::uint64_t begin, std::uint64_t end) {
+      staging.land(destination, begin, end);
+    };
   } else {
     const void* const source = call.source;
-    transfer.land = [destination, source, shape] { copy_rows(destination, source, shape); };
+    transfer.land = [destination, source, shape](std::uint64_t begin, std::uint64_t end) {
+      copy_rows(destination, source, shape, begin, end);
+    };
   }
   const CompletionPtr done =
       device->submit(*stream, transfer_work(std::move(transfer), sim.config().latency_ns));
@@ -136,7 +140,9 @@ cudaError_t queue_memset(const char* function, void* destination, int value, std
   transfer.device = device->ordinal();
   transfer.stream_id = stream->id();
   transfer.correlation_id = record.correlation_id();
-  transfer.land = [destination, value, count] { std::memset(destination, value, count); };
+  transfer.land = [destination, value](std::uint64_t begin, std::uint64_t end) {
+    std::memset(static_cast<unsigned char*>(destination) + begin, value, end - begin);
+  };
   // "cudaMemset ... is asynchronous with respect to the host" for device memory; on pinned host
   // memory it is synchronous.
   const CompletionPtr done = device->submit(*stream, transfer_work(std::move(transfer), 0));

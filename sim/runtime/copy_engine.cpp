@@ -7,8 +7,8 @@
 namespace h2d::sim {
 namespace {
 
-// How often a copy through a shared uplink looks again at how many share it.
-constexpr std::uint64_t kShareQuantumNs = 500'000;
+// How often a copy looks again at how many share its uplinks, and lands what it carried since.
+constexpr std::uint64_t kStepNs = 500'000;
 
 double rate_now(const TransferLeg& leg) {
   double rate = leg.bytes_per_s;
@@ -38,30 +38,30 @@ void CopyEngine::release(std::uint64_t end_ns) {
 
 CopyEngine::Span CopyEngine::carry(const TransferLeg& leg, std::uint64_t bytes,
                                    std::uint64_t ready_ns, std::uint64_t latency_ns,
-                                   std::uint64_t extra_ns, const std::function<void()>& at_end) {
+                                   std::uint64_t extra_ns, const Carried& carried) {
   const std::uint64_t start_ns = acquire(ready_ns);
   double position_ns = static_cast<double>(start_ns + latency_ns + extra_ns);
   double remaining = static_cast<double>(bytes);
-  if (leg.uplinks.empty()) {
-    position_ns += remaining / leg.bytes_per_s * 1e9;
-  } else {
-    // Fair share: advance in short steps at the rate the uplinks give now.
-    for (UplinkDirection* uplink : leg.uplinks) {
-      uplink->join();
-    }
+  for (UplinkDirection* uplink : leg.uplinks) {
+    uplink->join();
+  }
+  sleep_until_ns(static_cast<std::uint64_t>(position_ns));
+  // Short steps at the rate the link gives now (its fair share of the uplinks), landing each
+  // step's bytes once the model has carried them.
+  while (remaining > 0) {
+    const double rate = rate_now(leg);
+    const double step_ns = std::min(remaining / rate * 1e9, static_cast<double>(kStepNs));
+    remaining = std::max(0.0, remaining - step_ns * rate / 1e9);
+    position_ns += step_ns;
     sleep_until_ns(static_cast<std::uint64_t>(position_ns));
-    while (remaining > 0) {
-      const double rate = rate_now(leg);
-      const double step_ns = std::min(remaining / rate * 1e9, static_cast<double>(kShareQuantumNs));
-      remaining -= step_ns * rate / 1e9;
-      position_ns += step_ns;
-      sleep_until_ns(static_cast<std::uint64_t>(position_ns));
+    if (carried && remaining > 0) {
+      carried(bytes - static_cast<std::uint64_t>(remaining));
     }
   }
   const auto end_ns = static_cast<std::uint64_t>(position_ns);
   sleep_until_ns(end_ns);
-  if (at_end) {
-    at_end();
+  if (carried) {
+    carried(bytes);
   }
   for (UplinkDirection* uplink : leg.uplinks) {
     uplink->leave();

@@ -23,15 +23,20 @@ struct TransferLeg {
 class CopyEngine {
  public:
   // Carries `bytes` over `leg`, starting no earlier than `ready_ns`: sleeps until the modelled end
-  // and returns it. `extra_ns` (an injected stall) and the per-copy latency come first. `at_end`
-  // (may be empty) lands the bytes while the engine and the shared uplinks are still held: were
-  // they released first, another copy would have an uplink to itself while this one's host
-  // memcpy runs, and GPUs sharing an uplink would together carry more than its rate.
+  // and returns it. `extra_ns` (an injected stall) and the per-copy latency come first. As the
+  // modelled copy advances, `carried` (may be empty) is told how many bytes it has carried so far
+  // (the last call: all of them), so the caller lands them as DMA would, while the copy runs and
+  // never ahead of it: a host memcpy of the whole copy after its modelled end would make the next
+  // work on the stream start late by the memcpy's real time. The calls come while the engine and
+  // the shared uplinks are held: were they released first, another copy would have an uplink to
+  // itself while this one's bytes land, and GPUs sharing an uplink would together carry more than
+  // its rate.
   struct Span {
     std::uint64_t start_ns = 0, end_ns = 0;
   };
+  using Carried = std::function<void(std::uint64_t carried_bytes)>;
   Span carry(const TransferLeg& leg, std::uint64_t bytes, std::uint64_t ready_ns,
-             std::uint64_t latency_ns, std::uint64_t extra_ns, const std::function<void()>& at_end);
+             std::uint64_t latency_ns, std::uint64_t extra_ns, const Carried& carried);
 
  private:
   std::uint64_t acquire(std::uint64_t ready_ns);

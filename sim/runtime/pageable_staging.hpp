@@ -20,6 +20,9 @@ struct CopyShape {
 };
 
 void copy_rows(void* destination, const void* source, const CopyShape& shape);
+// Bytes [begin, end) of such a copy, counted row after row: a copy that lands as it goes.
+void copy_rows(void* destination, const void* source, const CopyShape& shape, std::size_t begin,
+               std::size_t end);
 
 // Runtime API "API synchronization behavior": "For transfers from pageable host memory to device
 // memory, a stream sync is performed before the copy is initiated. The function will return once
@@ -29,8 +32,8 @@ void copy_rows(void* destination, const void* source, const CopyShape& shape);
 class StagedSource {
  public:
   StagedSource(const void* source, const CopyShape& shape);
-  // Lands the staged bytes at `destination` in the shape's rows.
-  void land(void* destination) const;
+  // Lands staged bytes [begin, end) (row after row) at `destination` in the shape's rows.
+  void land(void* destination, std::size_t begin, std::size_t end) const;
 
  private:
   CopyShape shape_;

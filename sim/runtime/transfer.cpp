@@ -40,9 +40,14 @@ std::vector<TransferLeg> legs_of(const Runtime& runtime, const CopyRoute& route)
 Work transfer_work(Transfer transfer, std::uint64_t latency_ns) {
   Work work;
   work.run = [transfer = std::move(transfer), latency_ns](std::uint64_t ready_ns) {
-    const auto land = [&transfer] {
-      transfer.land();
-      if (transfer.corrupt_byte != nullptr) {
+    std::uint64_t landed = 0;
+    const auto land = [&transfer, &landed](std::uint64_t carried) {
+      if (carried <= landed) {
+        return;
+      }
+      transfer.land(landed, carried);
+      landed = carried;
+      if (landed == transfer.bytes && transfer.corrupt_byte != nullptr) {
         *transfer.corrupt_byte ^= 0xff;
       }
     };
@@ -53,7 +58,7 @@ Work transfer_work(Transfer transfer, std::uint64_t latency_ns) {
       const bool last = i + 1 == transfer.legs.size();
       const auto span =
           leg.engine->carry(leg, transfer.bytes, end_ns, latency_ns, i == 0 ? transfer.stall_ns : 0,
-                            last ? std::function<void()>(land) : nullptr);
+                            last ? CopyEngine::Carried(land) : nullptr);
       start_ns = i == 0 ? span.start_ns : start_ns;
       end_ns = span.end_ns;
     }
@@ -62,7 +67,7 @@ Work transfer_work(Transfer transfer, std::uint64_t latency_ns) {
         end_ns = std::max(ready_ns, clock_ns()) + transfer.stall_ns;
         sleep_until_ns(end_ns);
       }
-      land();
+      land(transfer.bytes);
     }
     Activity activity;
     activity.type = transfer.activity;

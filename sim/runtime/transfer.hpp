@@ -11,15 +11,18 @@
 
 namespace h2d::sim {
 
-// A copy (or memset) as stream work: it is carried over its legs at the modelled rates, then its
-// bytes land, at the modelled completion time and not before, so a host read that did not wait
-// for it sees the old contents.
+// A copy (or memset) as stream work: it is carried over its legs at the modelled rates and its
+// bytes land as the last leg carries them, never ahead of the model, the last of them at the
+// modelled completion time: a host read that did not wait for it sees the old contents (or, in
+// the middle of the copy, part of the new).
 struct Transfer {
   CopyRoute route;
   std::uint64_t bytes = 0;
-  std::vector<TransferLeg> legs;          // none: lands as soon as the stream reaches it
-  std::function<void()> land;             // writes the destination
-  unsigned char* corrupt_byte = nullptr;  // an injected corruption flips this byte after landing
+  std::vector<TransferLeg> legs;  // none: lands as soon as the stream reaches it
+  // Writes bytes [begin, end) of the copy to the destination, counted in the order the copy moves
+  // them (row after row).
+  std::function<void(std::uint64_t begin, std::uint64_t end)> land;
+  unsigned char* corrupt_byte = nullptr;  // an injected corruption flips this byte once all landed
   std::uint64_t stall_ns = 0;             // an injected stall
   ActivityType activity = ActivityType::memcpy;
   int device = 0;

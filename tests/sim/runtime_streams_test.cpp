@@ -26,27 +26,74 @@ void hold(cudaStream_t stream, std::atomic<bool>& release) {
             cudaSuccess);
 }
 
-TEST(SimStreams, BytesLandAtTheModelledEndNotBefore) {
-  SimMachine machine({{"H2D_SIM_H2D_GBPS", "1"}, {"H2D_SIM_D2H_GBPS", "1"}});
+// A copy's bytes land as the modelled copy carries them, as DMA writes them: never ahead of the
+// model, the first of them well before its end, the last at its end.
+TEST(SimStreams, BytesLandAsTheModelledCopyCarriesThemNeverAhead) {
+  SimMachine machine({{"H2D_SIM_H2D_GBPS", "0.05"}, {"H2D_SIM_D2H_GBPS", "0.05"}});
+  constexpr std::size_t kBytes = 8 * kMiB;  // ~168 ms at 0.05 GB/s
   void* device = nullptr;
   void* host = nullptr;
-  ASSERT_EQ(cudaMalloc(&device, 8 * kMiB), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(&host, 8 * kMiB), cudaSuccess);
-  std::memset(host, 7, 8 * kMiB);
-  ASSERT_EQ(cudaMemset(device, 0, 8 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&device, kBytes), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&host, kBytes), cudaSuccess);
+  std::memset(host, 7, kBytes);
+  ASSERT_EQ(cudaMemset(device, 0, kBytes), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(device, host, 8 * kMiB, cudaMemcpyHostToDevice, stream), cudaSuccess);
-  // 8 MiB at 1 GB/s takes ~8.4 ms: nothing has landed yet.
-  EXPECT_EQ(static_cast<unsigned char*>(device)[0], 0);
-  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady);
+  const auto* landed = static_cast<const volatile unsigned char*>(device);
+  const auto enqueued = std::chrono::steady_clock::now();
+  ASSERT_EQ(cudaMemcpyAsync(device, host, kBytes, cudaMemcpyHostToDevice, stream), cudaSuccess);
+  // The first bytes land while the copy still runs; the last not before its end.
+  while (landed[0] == 0 && cudaStreamQuery(stream) == cudaErrorNotReady) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady) << "the first byte landed only at the end";
+  EXPECT_EQ(landed[kBytes - 1], 0);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-  EXPECT_EQ(static_cast<unsigned char*>(device)[8 * kMiB - 1], 7);
+  EXPECT_GE(std::chrono::steady_clock::now() - enqueued, std::chrono::milliseconds(160));
+  EXPECT_EQ(landed[0], 7);
+  EXPECT_EQ(landed[kBytes - 1], 7);
   EXPECT_EQ(cudaStreamQuery(stream), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   EXPECT_EQ(cudaFree(device), cudaSuccess);
   EXPECT_EQ(cudaFreeHost(host), cudaSuccess);
+}
+
+// A pitched copy lands row after row, each row at its pitch at either end, whichever steps the
+// model cuts it into (rows of 3,000 bytes are not a multiple of the steps' bytes).
+TEST(SimStreams, APitchedCopyLandsEveryRowAtItsPitch) {
+  SimMachine machine({{"H2D_SIM_H2D_GBPS", "0.5"}});
+  constexpr std::size_t kWidth = 3000, kHeight = 700, kSourcePitch = 3072, kDevicePitch = 4096;
+  std::vector<unsigned char> source(kSourcePitch * kHeight);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    source[i] = static_cast<unsigned char>(i * 31 + 7);
+  }
+  void* device = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, kDevicePitch * kHeight), cudaSuccess);
+  ASSERT_EQ(cudaMemset(device, 0, kDevicePitch * kHeight), cudaSuccess);
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, source.size()), cudaSuccess);
+  std::memcpy(pinned, source.data(), source.size());
+  for (const void* from :
+       {static_cast<const void*>(source.data()), static_cast<const void*>(pinned)}) {
+    ASSERT_EQ(cudaMemset(device, 0, kDevicePitch * kHeight), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy2DAsync(device, kDevicePitch, from, kSourcePitch, kWidth, kHeight,
+                                cudaMemcpyHostToDevice, nullptr),
+              cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const auto* rows = static_cast<const unsigned char*>(device);
+    std::size_t wrong = 0;
+    for (std::size_t row = 0; row < kHeight; ++row) {
+      wrong +=
+          std::memcmp(rows + row * kDevicePitch, source.data() + row * kSourcePitch, kWidth) != 0;
+      for (std::size_t gap = kWidth; gap < kDevicePitch; ++gap) {
+        wrong += rows[row * kDevicePitch + gap] != 0;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << (from == pinned ? "pinned source" : "pageable source");
+  }
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
 }
 
 // The copy reads its pinned source as it goes (here: when it lands), so a loader that refills a
