@@ -6,37 +6,25 @@
 
 #include <vector>
 
+#include "tests/sample_patterns.hpp"
+
 namespace h2d {
 namespace {
 
-// 1.000, 1.001, ... : a steady case (pinned copies: cv 0.08% on the H200).
-std::vector<double> steady(std::size_t n) {
-  std::vector<double> samples;
-  for (std::size_t i = 0; i < n; ++i) {
-    samples.push_back(1.0 + 0.001 * static_cast<double>(i % 5));
-  }
-  return samples;
-}
-
-// Alternating 1 and 2: the median's interval spans both, far beyond 1%, however many there are.
-std::vector<double> noisy(std::size_t n) {
-  std::vector<double> samples;
-  for (std::size_t i = 0; i < n; ++i) {
-    samples.push_back(i % 2 == 0 ? 1.0 : 2.0);
-  }
-  return samples;
-}
+using h2d_test::alternating_samples;
+using h2d_test::steady_samples;
 
 TEST(StoppingRule, ASteadyCaseStopsAtTheFloorOnceItsMedianIsKnown) {
   const StoppingRule rule;
-  EXPECT_EQ(decide(rule, steady(9), 0.01), StopReason::measuring) << "under the floor of 10";
-  EXPECT_EQ(decide(rule, steady(10), 0.01), StopReason::median_known);
+  EXPECT_EQ(decide(rule, steady_samples(9), 0.01), StopReason::measuring)
+      << "under the floor of 10";
+  EXPECT_EQ(decide(rule, steady_samples(10), 0.01), StopReason::median_known);
 }
 
 TEST(StoppingRule, ANoisyCaseGoesOnUntilItsTimeCapAndIsNoisy) {
   const StoppingRule rule;  // 0.3 s cap
-  EXPECT_EQ(decide(rule, noisy(200), 0.29), StopReason::measuring);
-  EXPECT_EQ(decide(rule, noisy(200), 0.30), StopReason::time_cap);
+  EXPECT_EQ(decide(rule, alternating_samples(200), 0.29), StopReason::measuring);
+  EXPECT_EQ(decide(rule, alternating_samples(200), 0.30), StopReason::time_cap);
   EXPECT_TRUE(is_noisy(StopReason::time_cap));
   EXPECT_FALSE(is_noisy(StopReason::median_known));
 }
@@ -44,27 +32,29 @@ TEST(StoppingRule, ANoisyCaseGoesOnUntilItsTimeCapAndIsNoisy) {
 // One epoch of a pipeline can outlast the cap: it still takes three, so it has a spread.
 TEST(StoppingRule, PastTheCapACaseStillTakesThreeMeasurements) {
   const StoppingRule rule;
-  EXPECT_EQ(decide(rule, noisy(2), 5.0), StopReason::measuring);
-  EXPECT_EQ(decide(rule, noisy(3), 5.0), StopReason::time_cap);
+  EXPECT_EQ(decide(rule, alternating_samples(2), 5.0), StopReason::measuring);
+  EXPECT_EQ(decide(rule, alternating_samples(3), 5.0), StopReason::time_cap);
 }
 
 TEST(StoppingRule, MinimumTimeHoldsASteadyCaseAndRaisesTheCap) {
   StoppingRule rule;
   rule.min_seconds = 2;  // --benchmark_min_time=2
   EXPECT_DOUBLE_EQ(rule.cap_seconds(), 2);
-  EXPECT_EQ(decide(rule, steady(50), 1.0), StopReason::measuring) << "known, but not 2 s yet";
-  EXPECT_EQ(decide(rule, steady(50), 2.0), StopReason::median_known);
-  EXPECT_EQ(decide(rule, noisy(50), 1.0), StopReason::measuring) << "the 0.3 s cap rose to 2 s";
-  EXPECT_EQ(decide(rule, noisy(50), 2.0), StopReason::time_cap);
+  EXPECT_EQ(decide(rule, steady_samples(50), 1.0), StopReason::measuring)
+      << "known, but not 2 s yet";
+  EXPECT_EQ(decide(rule, steady_samples(50), 2.0), StopReason::median_known);
+  EXPECT_EQ(decide(rule, alternating_samples(50), 1.0), StopReason::measuring)
+      << "the 0.3 s cap rose to 2 s";
+  EXPECT_EQ(decide(rule, alternating_samples(50), 2.0), StopReason::time_cap);
 }
 
 TEST(StoppingRule, CountCapAndExactCount) {
   StoppingRule rule;
   rule.max_measurements = 40;
-  EXPECT_EQ(decide(rule, noisy(40), 0.01), StopReason::count_cap);
+  EXPECT_EQ(decide(rule, alternating_samples(40), 0.01), StopReason::count_cap);
   rule.exact_measurements = 3;  // profile mode: no interval asked, steady or not
-  EXPECT_EQ(decide(rule, steady(2), 10.0), StopReason::measuring);
-  EXPECT_EQ(decide(rule, noisy(3), 0.0), StopReason::exact_count);
+  EXPECT_EQ(decide(rule, steady_samples(2), 10.0), StopReason::measuring);
+  EXPECT_EQ(decide(rule, alternating_samples(3), 0.0), StopReason::exact_count);
 }
 
 // The interval is a 95% one: under 6 samples none exists, so a looser target cannot stop a case
@@ -72,10 +62,10 @@ TEST(StoppingRule, CountCapAndExactCount) {
 TEST(StoppingRule, TheTargetIsAConfidenceIntervalNotASpread) {
   StoppingRule rule;
   rule.min_measurements = 2;
-  EXPECT_EQ(decide(rule, steady(5), 0.01), StopReason::measuring);
-  EXPECT_EQ(decide(rule, steady(6), 0.01), StopReason::median_known);
+  EXPECT_EQ(decide(rule, steady_samples(5), 0.01), StopReason::measuring);
+  EXPECT_EQ(decide(rule, steady_samples(6), 0.01), StopReason::median_known);
   rule.target_rel_ci_pct = 40;  // 1 and 2 alternate: the interval 1..2 is 33% of a median of 1.5
-  EXPECT_EQ(decide(rule, noisy(6), 0.01), StopReason::median_known);
+  EXPECT_EQ(decide(rule, alternating_samples(6), 0.01), StopReason::median_known);
 }
 
 TEST(StoppingRule, PresetsCapQuickAtATenthAndFullAtTwoSeconds) {

@@ -10,18 +10,13 @@
 
 #include "harness/core/median_interval.hpp"
 #include "harness/core/stopping_check.hpp"
+#include "tests/sample_patterns.hpp"
 
 namespace h2d {
 namespace {
 
-// 1.000, 1.001, ...: known within 1% at the floor.
-std::vector<double> steady(std::size_t n) {
-  std::vector<double> samples;
-  for (std::size_t i = 0; i < n; ++i) {
-    samples.push_back(1.0 + 0.001 * static_cast<double>(i % 5));
-  }
-  return samples;
-}
+using h2d_test::alternating_samples;
+using h2d_test::steady_samples;
 
 // Evenly spread over 0.95..1.05 whatever n is: the median's interval narrows as 1/sqrt(n), from
 // about 1.5% at 40 samples.
@@ -30,15 +25,6 @@ std::vector<double> spread(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const double u = static_cast<double>((i * 37) % 101) / 100.0;  // 0..1, a permutation
     samples.push_back(0.95 + 0.1 * u);
-  }
-  return samples;
-}
-
-// 1 and 2 alternating: no number of samples makes the median known.
-std::vector<double> hopeless(std::size_t n) {
-  std::vector<double> samples;
-  for (std::size_t i = 0; i < n; ++i) {
-    samples.push_back(i % 2 == 0 ? 1.0 : 2.0);
   }
   return samples;
 }
@@ -78,7 +64,7 @@ TEST(TimeBank, ProjectsTheTimeToTheTargetFromTheInterval) {
 TEST(TimeBank, ASteadyCaseLendsWhatItLeftOfItsCap) {
   const StoppingRule rule = banked_rule(0);
   StoppingCheck check(rule);
-  EXPECT_EQ(check.after(steady(10), 0.05), StopReason::median_known);
+  EXPECT_EQ(check.after(steady_samples(10), 0.05), StopReason::median_known);
   EXPECT_NEAR(rule.bank->balance(), 0.25, 1e-12) << "0.3 s cap, 0.05 s used";
 }
 
@@ -98,7 +84,7 @@ TEST(TimeBank, ANoisyCaseThatCanKnowItsMedianTakesTheTimeAndGivesBackTheRest) {
 
   // Its median is known sooner than projected: what it did not use goes back.
   std::vector<double> known = at_cap;
-  const std::vector<double> more = steady(4000);
+  const std::vector<double> more = steady_samples(4000);
   known.insert(known.end(), more.begin(), more.end());
   EXPECT_EQ(check.after(known, 0.6), StopReason::median_known);
   EXPECT_NEAR(rule.bank->balance(), 5 - (0.6 - 0.3), 1e-9) << "it used 0.3 s past its cap";
@@ -108,7 +94,7 @@ TEST(TimeBank, ACaseTheBankCannotHelpStopsAtItsCapAndTakesNothing) {
   {
     const StoppingRule rule = banked_rule(100);
     StoppingCheck check(rule);
-    EXPECT_EQ(check.after(hopeless(200), 0.3), StopReason::time_cap)
+    EXPECT_EQ(check.after(alternating_samples(200), 0.3), StopReason::time_cap)
         << "no time makes 1 and 2 alternating a known median";
     EXPECT_DOUBLE_EQ(rule.bank->balance(), 100);
   }
@@ -131,9 +117,9 @@ TEST(TimeBank, UnderTheFloorTheMissingMeasurementsComeFirst) {
   // Long measurements (a pipeline's epochs): 7 at the cap, steady, but the floor is 10.
   const StoppingRule rule = banked_rule(5);
   StoppingCheck check(rule);
-  EXPECT_EQ(check.after(steady(7), 0.35), StopReason::measuring);
+  EXPECT_EQ(check.after(steady_samples(7), 0.35), StopReason::measuring);
   EXPECT_NEAR(check.cap_seconds(), 0.5, 1e-9) << "10 measurements at 0.05 s each";
-  EXPECT_EQ(check.after(steady(10), 0.5), StopReason::median_known);
+  EXPECT_EQ(check.after(steady_samples(10), 0.5), StopReason::median_known);
   EXPECT_NEAR(rule.bank->balance(), 5 - 0.2, 1e-9);
 }
 
@@ -141,7 +127,7 @@ TEST(TimeBank, ProfileModeNeitherLendsNorTakes) {
   StoppingRule rule = banked_rule(1);
   rule.exact_measurements = 3;
   StoppingCheck check(rule);
-  EXPECT_EQ(check.after(hopeless(3), 0.01), StopReason::exact_count);
+  EXPECT_EQ(check.after(alternating_samples(3), 0.01), StopReason::exact_count);
   EXPECT_DOUBLE_EQ(rule.bank->balance(), 1);
 }
 
