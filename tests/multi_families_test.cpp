@@ -109,8 +109,8 @@ TEST(MultiFamilies, ASkippedCaseIsRecordedWithItsReason) {
   selection.cases.push_back(skipped_case("multi/test/gpus=several", "needs two GPUs; one here"));
   RunOptions options;
   options.preset = Preset::quick;
-  const SuiteRun run =
-      run_selection(selection, options, case_context(options, RunPlan{}), "h2d_tests");
+  const SuiteRun run = run_selection(
+      selection, options, case_context(options, RunPlan{}, selection.cases.size()), "h2d_tests");
   const nlohmann::json& report = run.report;
   ASSERT_EQ(report["benchmarks"].size(), 1u);
   EXPECT_EQ(report["benchmarks"][0]["error_occurred"], true);

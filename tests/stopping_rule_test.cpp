@@ -69,13 +69,23 @@ TEST(StoppingRule, TheTargetIsAConfidenceIntervalNotASpread) {
 }
 
 TEST(StoppingRule, PresetsCapQuickAtATenthAndFullAtTwoSeconds) {
-  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::quick).max_seconds, 0.1);
-  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::standard).max_seconds, 0.3);
-  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::full).max_seconds, 2.0);
-  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::standard).target_rel_ci_pct, 1.0);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::quick, 634).max_seconds, 0.1);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::quick, 5).max_seconds, 0.1);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::full, 5).max_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::standard, 634).target_rel_ci_pct, 1.0);
   EXPECT_EQ(stop_reason_from_counter(2), StopReason::time_cap);
   EXPECT_EQ(stop_reason_from_counter(2.5), std::nullopt);
   EXPECT_EQ(stop_reason_from_counter(1e300), std::nullopt);
+}
+
+// The default shares its measuring among the run's cases: one GPU's run (634 cases on 16 cores)
+// 0.3 s each, a host-only run of 63 cases 0.5 s, a run of thousands (six GPUs) never under 0.3 s.
+TEST(StoppingRule, TheDefaultSharesItsMeasuringAmongTheRunsCases) {
+  EXPECT_NEAR(preset_stopping_rule(Preset::standard, 634).max_seconds, 0.3, 1e-3);
+  EXPECT_NEAR(preset_stopping_rule(Preset::standard, 500).max_seconds, 0.38, 1e-12);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::standard, 63).max_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::standard, 0).max_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(preset_stopping_rule(Preset::standard, 3000).max_seconds, 0.3);
 }
 
 }  // namespace

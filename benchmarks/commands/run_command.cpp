@@ -217,7 +217,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   announce_devices(plan);
   context.latches = decide_run_latches(plan, context.options.profile);
-  CaseContext case_context = h2d::case_context(context.options, plan);
+  CaseContext case_context = h2d::case_context(context.options, plan, selection.cases.size());
   case_context.latching = latching_of(context.latches);
   context.stopping_rule = case_context.stopping_rule;
   announce_duration(selection.cases.size(), case_context.stopping_rule);

@@ -77,10 +77,10 @@ RunPlan make_preview_plan(const RunOptions& options) {
   return plan;
 }
 
-CaseContext case_context(const RunOptions& options, const RunPlan& plan) {
+CaseContext case_context(const RunOptions& options, const RunPlan& plan, std::size_t cases) {
   CaseContext context;
   context.images = plan.images;
-  context.stopping_rule = preset_stopping_rule(options.preset);
+  context.stopping_rule = preset_stopping_rule(options.preset, cases);
   if (options.profile) {
     context.stopping_rule.exact_measurements = kProfileIterations;
   } else {

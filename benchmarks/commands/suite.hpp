@@ -54,9 +54,10 @@ void add_declarations(nlohmann::json& report, const SuiteSelection& selection);
 // profiler's timeline shows the steady state without growing large.
 constexpr int kProfileIterations = 3;
 
-// What every case of a run with `options` and `plan` is handed: the preset's stopping rule, at
-// least --benchmark_min_time of measuring, exactly kProfileIterations measurements in profile
-// mode; the --watchdog; the plan's image set. (The latching is the startup probe's: run_command.)
-CaseContext case_context(const RunOptions& options, const RunPlan& plan);
+// What every case of a run of `cases` cases with `options` and `plan` is handed: the preset's
+// stopping rule for that many, at least --benchmark_min_time of measuring, exactly
+// kProfileIterations measurements in profile mode; the --watchdog; the plan's image set. (The
+// latching is the startup probe's: run_command.)
+CaseContext case_context(const RunOptions& options, const RunPlan& plan, std::size_t cases);
 
 }  // namespace h2d
