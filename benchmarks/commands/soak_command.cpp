@@ -258,13 +258,14 @@ int soak_command(const std::vector<std::string>& args, const std::string& /*prog
   std::mt19937_64 rng(options.seed);
   SoakTotals totals;
   const Stopwatch clock;
-  // The configuration running when --duration ends stops there too (one took 150 s under TSan).
-  const EpochDeadline deadline = std::chrono::steady_clock::now() +
-                                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::chrono::duration<double>(options.duration_s));
-  while (clock.seconds() < options.duration_s && !stop_requested()) {
+  // The end of --duration: no configuration starts after it, and the one running then stops
+  // there too (one took 150 s under TSan).
+  const auto end = std::chrono::steady_clock::now() +
+                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(options.duration_s));
+  while (std::chrono::steady_clock::now() < end && !stop_requested()) {
     const PipelineConfig config = random_config(rng, discovery.usable(), options.watchdog_s);
-    if (!soak_one(config, discovery, options.device, deadline, totals, clock.seconds())) {
+    if (!soak_one(config, discovery, options.device, end, totals, clock.seconds())) {
       break;
     }
   }

@@ -351,10 +351,8 @@ class EpochRun {
   // thread pins each with pin=pin_thread and queues it for the step.
   void receiver_loop() {
     nvtx_name_this_thread("receiver");
-    const bool reused = config_.shm == ShmMode::reused;
     ProcessReceiver receiver({config_, layout_, ids_.first_sample, *processes_, board_,
-                              receiver_stage_, reused ? &worker_pool() : nullptr,
-                              reused ? nullptr : &*pageable_pool_, meter_, cancel_});
+                              receiver_stage_, worker_pool(), meter_, cancel_});
     const bool finished = receiver.run([this](BatchTicket&& ticket) {
       if (config_.pin == PinMode::pin_thread && !pin_batch(ticket, receiver_stage_)) {
         return false;

@@ -54,10 +54,9 @@ bool ProcessReceiver::ask_next() {
   request.first_sample = parts_.first_sample;
   request.verify = config.verifies(next_ask_) ? 1 : 0;
   if (config.shm == ShmMode::reused) {
-    parts_.board.set(
-        parts_.stage, StageState::waiting_slot,
-        fmt::format("batch {}: free slot in '{}'", next_ask_, parts_.ask_pool->name()));
-    const std::optional<std::size_t> slot = parts_.ask_pool->acquire();
+    parts_.board.set(parts_.stage, StageState::waiting_slot,
+                     fmt::format("batch {}: free slot in '{}'", next_ask_, parts_.slots.name()));
+    const std::optional<std::size_t> slot = parts_.slots.acquire();
     if (!slot) {
       return false;
     }
@@ -179,10 +178,9 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
     throw std::runtime_error(fmt::format("worker process {} sent batch {} in {} segments, not {}",
                                          worker, reply.batch, members.size(), expected));
   }
-  parts_.board.set(
-      parts_.stage, StageState::waiting_slot,
-      fmt::format("batch {}: free slot in '{}'", reply.batch, parts_.fresh_pool->name()));
-  const std::optional<std::size_t> slot = parts_.fresh_pool->acquire();
+  parts_.board.set(parts_.stage, StageState::waiting_slot,
+                   fmt::format("batch {}: free slot in '{}'", reply.batch, parts_.slots.name()));
+  const std::optional<std::size_t> slot = parts_.slots.acquire();
   if (!slot) {
     return std::nullopt;
   }

@@ -26,9 +26,10 @@ struct ReceiverParts {
   std::uint64_t first_sample;  // the epoch's first sample id
   ProcessLoader& processes;
   StageBoard& board;
-  std::size_t stage;     // the receiver's row on the board
-  SlotPool* ask_pool;    // shm=reused: the slots a worker is told to fill
-  SlotPool* fresh_pool;  // shm=fresh: the slots a batch's segments are mapped into
+  std::size_t stage;  // the receiver's row on the board
+  // The slots a batch arrives in: with shm=reused a worker is told which to fill, with shm=fresh
+  // its segments are mapped into one.
+  SlotPool& slots;
   EpochMeter& meter;
   const Cancellation& cancel;
 };
