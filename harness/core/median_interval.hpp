@@ -7,10 +7,12 @@
 
 namespace h2d {
 
-// The distribution-free 95% confidence interval of the median: the order statistics x(l) and
-// x(n+1-l), l the largest rank with P(Binomial(n, 1/2) < l) <= 2.5%. It narrows as samples grow,
-// whatever their distribution (the cv does not). Under 6 samples no pair of ranks reaches 95%: the
-// interval is then the whole range, and `covers_95` is false.
+// The distribution-free 95% confidence interval of the median, from order statistics: x(d) and
+// x(n+1-d), d the largest rank with P(Binomial(n, 1/2) < d) <= 2.5%, cover at least 95% (up to 98%
+// at the sample counts cases stop at), so each end is interpolated towards the next pair inwards as
+// Hettmansperger and Sheather (1986) do, to cover about 95%. It narrows as samples grow, whatever
+// their distribution (the cv does not). Under 6 samples no pair of ranks reaches 95%: the interval
+// is then the whole range, and `covers_95` is false.
 struct MedianInterval {
   double median = 0;
   double low = 0;
