@@ -8,21 +8,31 @@
 namespace h2d {
 namespace {
 
-// P(X <= k) for X ~ Binomial(n, 1/2), k = 0 .. n - 1.
-std::vector<double> binomial_half_cdf(std::size_t n) {
-  const double log_half_n = static_cast<double>(n) * std::log(0.5);
-  std::vector<double> below;
-  below.reserve(n);
-  double sum = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const double log_choose = std::lgamma(static_cast<double>(n) + 1) -
-                              std::lgamma(static_cast<double>(k) + 1) -
-                              std::lgamma(static_cast<double>(n - k) + 1);
-    sum += std::exp(log_choose + log_half_n);
-    below.push_back(sum);
+// The coverage of the order-statistic pair x(d), x(n+1-d): 1 - 2 P(X <= d - 1), X ~ Binomial(n,
+// 1/2). Walked one rank at a time and only as far as 95% (about n/2 - sqrt(n) ranks): the stopping
+// rule asks this between measurements.
+class PairCoverage {
+ public:
+  explicit PairCoverage(std::size_t n)
+      : n_(static_cast<double>(n)),
+        log_n_factorial_(std::lgamma(n_ + 1)),
+        log_half_n_(n_ * std::log(0.5)) {}
+
+  // The coverage of the next pair inwards (rank 1 first).
+  double next() {
+    const double k = static_cast<double>(rank_++);
+    below_ +=
+        std::exp(log_n_factorial_ - std::lgamma(k + 1) - std::lgamma(n_ - k + 1) + log_half_n_);
+    return 1 - 2 * below_;
   }
-  return below;
-}
+
+ private:
+  double n_;
+  double log_n_factorial_;
+  double log_half_n_;
+  std::size_t rank_ = 0;
+  double below_ = 0;  // P(X <= rank_ - 1)
+};
 
 }  // namespace
 
@@ -38,12 +48,16 @@ MedianInterval median_interval(std::vector<double> samples) {
   const SampleStats stats = summarize(samples);  // throws for an empty sample
   std::sort(samples.begin(), samples.end());
   const std::size_t n = samples.size();
-  const std::vector<double> below = binomial_half_cdf(n);
-  // The largest rank d (1-based) whose pair x(d), x(n+1-d) covers at least 95%:
-  // 1 - 2 P(X <= d - 1) >= 0.95.
+  // The largest rank d (1-based) whose pair x(d), x(n+1-d) covers at least 95%, its coverage, and
+  // that of the pair inside it (under 95%).
+  PairCoverage pairs(n);
   std::size_t rank = 0;
-  while (rank < n && 1 - 2 * below[rank] >= kCoverage) {
+  double outer_coverage = 1;
+  double inner_coverage = pairs.next();
+  while (rank < n && inner_coverage >= kCoverage) {
     ++rank;
+    outer_coverage = inner_coverage;
+    inner_coverage = pairs.next();
   }
   MedianInterval interval;
   interval.median = stats.median;
@@ -62,8 +76,6 @@ MedianInterval median_interval(std::vector<double> samples) {
     // Hettmansperger and Sheather's interpolation (1986) moves each end between the two pairs so
     // that the interval covers about 95%, not more (exact for symmetric distributions, close for
     // others). The same 95%, up to a fifth narrower at the sample counts cases stop at.
-    const double outer_coverage = 1 - 2 * below[rank - 1];
-    const double inner_coverage = 1 - 2 * below[rank];
     const double share = (outer_coverage - kCoverage) / (outer_coverage - inner_coverage);
     const double d = static_cast<double>(rank);
     const double weight =
