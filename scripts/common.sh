@@ -91,7 +91,8 @@ h2d_nvjpeg() {
     # The toolkit and the wheel folder this build uses, not whatever PATH says.
     nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$cache" 2>/dev/null || true)
     root=$(sed -n 's/^H2D_NVJPEG_ROOT:[A-Z]*=//p' "$cache" 2>/dev/null || true)
-    if H2D_NVJPEG_ROOT=${root:-${H2D_NVJPEG_ROOT:-}} "$h2d_root/scripts/install-nvjpeg" ${nvcc:+--nvcc "$nvcc"}; then
+    if H2D_NVJPEG_ROOT=${root:-${H2D_NVJPEG_ROOT:-}} "$h2d_root/scripts/install-nvjpeg" \
+      --build-found-none ${nvcc:+--nvcc "$nvcc"}; then
       echo "h2dbench: configuring build/$preset again (nvJPEG)"
       h2d_configure "$preset"
     fi

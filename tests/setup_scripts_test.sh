@@ -213,10 +213,13 @@ cat >"$project/CMakePresets.json" <<'EOF'
   "buildPresets": [{ "name": "t", "configurePreset": "t" }]
 }
 EOF
-# One run of a script: source common.sh, prepare, build (as scripts/test does).
+# One run of a script: source common.sh, prepare, build (as scripts/test does). The system's
+# library folders are the test's (empty unless a scenario fills them), never this machine's:
+# a Debian toolkit's real libnvjpeg.so must not change what the test sees.
+mkdir -p "$t/syslib"
 script_run() {
-  (cd "$project" && env PATH="$farm" FAKE_PIP=ok bash -c \
-    'set -euo pipefail; source scripts/common.sh; h2d_prepare; h2d_build t' 2>&1)
+  (cd "${run_project:-$project}" && env PATH="$farm" FAKE_PIP=ok H2D_SYSTEM_LIB_DIRS="$t/syslib" \
+    bash -c 'set -euo pipefail; source scripts/common.sh; h2d_prepare; h2d_build t' 2>&1)
 }
 rm -f "$t/pip.log"
 status=0
@@ -244,6 +247,25 @@ check second_run_says_nvjpeg_once "$second" test "$(grep -c '^h2dbench: nvJPEG:'
 # Scripts that only source common.sh (scripts/ci/*) still get the launcher where ccache is.
 launcher=$(env PATH="$farm" bash -c "source '$project/scripts/common.sh'; echo \"\${CMAKE_CXX_COMPILER_LAUNCHER:-}\"")
 check sourcing_alone_sets_launcher "launcher '$launcher'" test "$launcher" = ccache
+
+# A libnvjpeg that the system's folders hold but the configure did not take (CUDA 12's beside the
+# build's 11.8): one line naming it and why, then the wheel; never "has it" followed by "none".
+cp -r "$project" "$t/project-syslib"
+rm -rf "$t/project-syslib/build"
+touch "$t/syslib/libnvjpeg.so.12.3.0"
+ln -s libnvjpeg.so.12.3.0 "$t/syslib/libnvjpeg.so"
+rm -f "$t/pip.log"
+status=0
+out=$(run_project=$t/project-syslib XDG_CACHE_HOME=$t/cache-syslib script_run) || status=$?
+check system_library_not_taken_builds "exit $status: $out" test "$status" -eq 0
+check system_library_not_taken_says_why "$out" \
+  has "$out" "nvJPEG: $t/syslib/libnvjpeg.so is on this machine, but the build did not take it (it is CUDA 12's"
+check system_library_not_taken_never_says_has_it "$out" lacks "$out" "has it"
+check system_library_not_taken_installs_the_wheel "pip: $(cat "$t/pip.log" 2>/dev/null || echo none)" \
+  grep -qs -- ' nvidia-nvjpeg-cu11==11\.\*$' "$t/pip.log"
+check system_library_not_taken_ends_with_the_wheel "$out" \
+  test "$(grep -c '^h2dbench: nvJPEG: from the wheel' <<<"$out")" -eq 1 -a \
+  "$(grep -c '^h2dbench: nvJPEG: none' <<<"$out")" -eq 0
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"
