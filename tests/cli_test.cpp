@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "harness/core/case_name.hpp"
 #include "harness/cuda/device.hpp"
@@ -133,6 +134,21 @@ TEST(Cli, QuickHostRunWritesACompleteReport) {
     EXPECT_NE(result.output.find("h2dbench: no usable GPU: "), std::string::npos);
   }
   EXPECT_NE(result.output.find("report: " + out), std::string::npos);
+  // What a run prints before its verdict fits a terminal of 120 columns, and names the cases as
+  // the report does (Google Benchmark's /iterations:1/manual_time suffixes nowhere).
+  const std::string before_verdict = result.output.substr(0, result.output.find("\nVerdict\n"));
+  std::istringstream lines(before_verdict);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t columns = 0;
+    for (const char c : line) {
+      columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    }
+    EXPECT_LE(columns, 120u) << line;
+  }
+  EXPECT_EQ(result.output.find("/iterations:"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("/manual_time"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("host/memcpy/threads=1/bytes="), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(" GB/s \u00b1"), std::string::npos) << result.output;
   // Progress between the table's rows (a default run takes minutes).
   EXPECT_NE(result.output.find(" cases done ("), std::string::npos) << result.output;
   EXPECT_NE(result.output.find(" left at this pace"), std::string::npos) << result.output;
@@ -190,6 +206,28 @@ TEST(Cli, AskedRepetitionsAreEachKeptInTheReport) {
   }
   EXPECT_EQ(iterations, 3);
   EXPECT_GE(aggregates, 3);  // mean, median, stddev (and cv)
+}
+
+// --console full shows Google Benchmark's table with every counter, under the report's names;
+// the default shows one compact row a case without the counter columns.
+TEST(Cli, ConsoleFullShowsEveryCounterUnderTheReportsNames) {
+  TempDir dir;
+  const std::string filter = " --filter '^host/memcpy/threads=1/bytes=1MiB$' --out ";
+  const auto full = run_process(h2dbench() + " run --preset quick --console full" + filter +
+                                dir.file("full.json"));
+  ASSERT_EQ(full.exit_code, 0) << full.output;
+  EXPECT_NE(full.output.find("cv_pct"), std::string::npos) << full.output;
+  EXPECT_NE(full.output.find("host/memcpy/threads=1/bytes=1MiB"), std::string::npos);
+  EXPECT_EQ(full.output.find("/iterations:"), std::string::npos) << full.output;
+  EXPECT_EQ(full.output.find("/manual_time"), std::string::npos) << full.output;
+  const auto compact = run_process(h2dbench() + " run --preset quick" + filter +
+                                   dir.file("compact.json"));
+  ASSERT_EQ(compact.exit_code, 0) << compact.output;
+  const std::string rows = compact.output.substr(0, compact.output.find("\nVerdict\n"));
+  EXPECT_EQ(rows.find("cv_pct"), std::string::npos) << compact.output;
+  const auto bad = run_process(h2dbench() + " run --console wide" + filter + dir.file("bad.json"));
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--console 'wide': compact or full"), std::string::npos) << bad.output;
 }
 
 }  // namespace

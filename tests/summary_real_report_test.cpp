@@ -95,5 +95,15 @@ TEST_F(H200QuickReport, OneGpuMultiFamiliesGiveTheirSkipReasons) {
   EXPECT_EQ(format_summary(*summary_).find("no case has a"), std::string::npos);
 }
 
+// A loop's verdict says what holds its best setting back (the report's bound_by counter): here the
+// GPU step of 1 ms a batch, for the copies and for nvJPEG alike.
+TEST_F(H200QuickReport, TheLoopsVerdictNamesWhatBoundsItsBest) {
+  const std::string train = lines(family_of(*summary_, "pipeline/train").findings);
+  EXPECT_NE(train.find("pin=none copy=sync 27450 samples/s"), std::string::npos) << train;
+  EXPECT_NE(train.find("; bound by the GPU step"), std::string::npos) << train;
+  const std::string host = lines(family_of(*summary_, "host/pipeline").findings);
+  EXPECT_NE(host.find("decode=cpu); bound by the CPU workers"), std::string::npos) << host;
+}
+
 }  // namespace
 }  // namespace h2d

@@ -16,6 +16,7 @@
 #include "harness/core/latch_policy.hpp"
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/stop_signal.hpp"
+#include "harness/core/text_wrap.hpp"
 #include "harness/core/usage_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/gpu_backend.hpp"
@@ -40,13 +41,15 @@ namespace {
 
 void announce_devices(const RunPlan& plan) {
   if (gpu_backend_is_simulated()) {
-    fmt::print(
-        "h2dbench: SIMULATED GPU (sim/, for tests): these numbers prove logic, never speed; the "
-        "report says \"backend\": \"simulated\" and does not belong in results/\n");
+    fmt::print("{}",
+               wrap_line("h2dbench: SIMULATED GPU (sim/, for tests): these numbers prove logic, "
+                         "never speed; the report says \"backend\": \"simulated\" and does not "
+                         "belong in results/"));
   }
   if (plan.devices.empty()) {
-    fmt::print("h2dbench: no usable GPU: {}. Running the host-side families only.\n",
-               plan.no_gpu_reason);
+    fmt::print("{}", wrap_line(fmt::format(
+                         "h2dbench: no usable GPU: {}. Running the host-side families only.",
+                         plan.no_gpu_reason)));
     return;
   }
   for (const DeviceInfo& gpu : plan.devices) {
@@ -77,12 +80,13 @@ void print_skipped(const std::vector<CaseProblem>& skipped) {
     if (problem.kind == ProblemKind::after_sticky_error) {
       ++after_sticky;
     } else if (problem.kind == ProblemKind::cannot_run) {
-      fmt::print("skipped {}: {}\n", problem.name, problem.reason);
+      fmt::print("{}", wrap_line(fmt::format("skipped {}: {}", problem.name, problem.reason)));
     }
   }
   if (after_sticky > 0) {
-    fmt::print("skipped {} GPU case{} after the sticky CUDA error: {}\n", after_sticky,
-               after_sticky == 1 ? "" : "s", sticky_cuda_error());
+    fmt::print("{}", wrap_line(fmt::format("skipped {} GPU case{} after the sticky CUDA error: {}",
+                                           after_sticky, after_sticky == 1 ? "" : "s",
+                                           sticky_cuda_error())));
   }
 }
 
@@ -139,16 +143,18 @@ void announce_duration(std::size_t cases, const StoppingRule& rule) {
     return;  // profile mode said its own line
   }
   fmt::print(
-      "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
-      "measurements) or for {:g} s{}: at most {} of measuring, plus each case's setup and "
-      "the yardsticks h2d/staging and h2d/streams measure beside their cases, under the same "
-      "rule\n",
-      cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
-      rule.cap_seconds(),
-      rule.bank ? fmt::format(", more (up to {:g} s) with time the cases that needed less left",
-                              rule.most_cap_multiple * rule.cap_seconds())
-                : std::string(" at most"),
-      rough_duration(static_cast<double>(cases) * rule.cap_seconds()));
+      "{}",
+      wrap_line(fmt::format(
+          "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
+          "measurements) or for {:g} s{}: at most {} of measuring, plus each case's setup and "
+          "the yardsticks h2d/staging and h2d/streams measure beside their cases, under the same "
+          "rule",
+          cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
+          rule.cap_seconds(),
+          rule.bank ? fmt::format(", more (up to {:g} s) with time the cases that needed less left",
+                                  rule.most_cap_multiple * rule.cap_seconds())
+                    : std::string(" at most"),
+          rough_duration(static_cast<double>(cases) * rule.cap_seconds()))));
 }
 
 int run_command(const std::vector<std::string>& args, const std::string& program) {
@@ -230,7 +236,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   if (context.options.trace) {
     const std::string why = plan.no_gpu_reason.empty() ? "no GPU selected" : plan.no_gpu_reason;
     trace.emplace(plan.devices.empty() ? why : std::string());
-    fmt::print("h2dbench: --trace: {}\n", trace->note());
+    fmt::print("{}", wrap_line(fmt::format("h2dbench: --trace: {}", trace->note())));
   }
 
   const StopSignalScope stop_on_signal;  // Ctrl-C: finish at the next safe point, keep the report
@@ -256,7 +262,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
   print_skipped(context.outcomes.skipped);
   for (const auto& failed : context.outcomes.failed) {
-    fmt::print(stderr, "FAILED {}: {}\n", failed.name, failed.reason);
+    fmt::print(stderr, "{}", wrap_line(fmt::format("FAILED {}: {}", failed.name, failed.reason)));
   }
   fmt::print("{}", format_summary(summarize_report(report)));
   fmt::print("report: {}{}\n", out,
@@ -272,7 +278,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
     "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--images DIR] "
-    "[--benchmark_*...]";
+    "[--console compact|full] [--benchmark_*...]";
 
 [[maybe_unused]] const bool run_command_registered = register_command({
     "run",

@@ -15,6 +15,7 @@
 #include "harness/core/usage_error.hpp"
 #include "harness/report/benchmark_json.hpp"
 #include "harness/report/declarations_json.hpp"
+#include "harness/report/primary_metric.hpp"
 #include "harness/suite/case_runner.hpp"
 
 namespace h2d {
@@ -151,11 +152,23 @@ SuiteRun run_selection(const SuiteSelection& selection, const RunOptions& option
   }
 
   const std::string colour = benchmark_flag(options.benchmark_flags, "color").value_or("auto");
+  CaseRowSource rows;
+  for (const BenchmarkCase& bench_case : selection.cases) {
+    if (bench_case.declared_name) {
+      rows.metrics[bench_case.name] = primary_metric(bench_case.declared_name->declaration(),
+                                                     [](const std::string&) { return true; });
+    }
+  }
+  rows.was_skipped = [&log](const std::string& name) {
+    const auto skipped = log.outcomes().skipped;
+    return std::any_of(skipped.begin(), skipped.end(),
+                       [&](const CaseProblem& problem) { return problem.name == name; });
+  };
   CapturingReporter reporter(
-      colour == "auto" ? isatty(STDOUT_FILENO) != 0 : parse_benchmark_bool(colour),
+      options.console, colour == "auto" ? isatty(STDOUT_FILENO) != 0 : parse_benchmark_bool(colour),
       parse_benchmark_bool(
           benchmark_flag(options.benchmark_flags, "counters_tabular").value_or("true")),
-      selection.cases.size());
+      selection.cases.size(), std::move(rows));
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
   if (ran == 0 || reporter.json().empty()) {

@@ -51,7 +51,8 @@ CommandSyntax run_syntax(bool listing) {
                                                  {"--profile", ""},
                                                  {"--trace", "a file such as t.json"},
                                                  {"--watchdog", "seconds, such as 30 or 2m"},
-                                                 {"--images", "a folder of .jpg/.jpeg files"}});
+                                                 {"--images", "a folder of .jpg/.jpeg files"},
+                                                 {"--console", "compact or full"}});
   }
   return syntax;
 }
@@ -82,6 +83,8 @@ std::string run_options_help(bool listing) {
          "  --images DIR                  the JPEGs the decode cases use (.jpg/.jpeg, "
          "recursively;\n"
          "                                default: generated 256x256 and 512x512 tiles)\n"
+         "  --console compact|full        a row a case with its figure (default), or Google\n"
+         "                                Benchmark's table with every counter\n"
          "  --benchmark_*                 passed to Google Benchmark, e.g. "
          "--benchmark_repetitions=5\n"
          "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
@@ -114,6 +117,12 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
     } catch (const std::invalid_argument& error) {
       throw UsageError(fmt::format("--pinned-limit: {}", error.what()));
     }
+  }
+  if (const auto console = parsed.get("--console")) {
+    if (*console != "compact" && *console != "full") {
+      throw UsageError(fmt::format("--console '{}': compact or full", *console));
+    }
+    options.console = *console == "full" ? ConsoleMode::full : ConsoleMode::compact;
   }
   options.profile = parsed.has("--profile");
   options.trace = parsed.get("--trace");

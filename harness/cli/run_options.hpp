@@ -9,6 +9,10 @@
 
 namespace h2d {
 
+// What the terminal shows of each case: one row of its figure that fits 120 columns (compact),
+// or Google Benchmark's table with every counter (full: `run --console full`).
+enum class ConsoleMode { compact, full };
+
 // The options of `h2dbench run` and `h2dbench list`, parsed but not yet checked against the
 // machine (devices) or the file system (output path).
 struct RunOptions {
@@ -21,6 +25,7 @@ struct RunOptions {
   std::optional<std::string> trace;          // --trace FILE: built-in timeline (implies --profile)
   std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
   std::optional<std::string> images;         // --images DIR: the JPEGs the decode cases use
+  ConsoleMode console = ConsoleMode::compact;  // --console compact|full
   std::vector<std::string> benchmark_flags;  // --benchmark_*, checked, passed to Google Benchmark
   std::string benchmark_filter;  // --benchmark_filter's value, applied when cases are selected
   bool all_cases = false;        // list --all: also the GPU cases where no GPU is usable

@@ -17,20 +17,6 @@ double pct(double fraction) {
 
 }  // namespace
 
-std::string_view to_string(BoundBy bound) {
-  switch (bound) {
-    case BoundBy::cpu_workers:
-      return "cpu";
-    case BoundBy::bus:
-      return "bus";
-    case BoundBy::gpu_step:
-      return "gpu";
-    case BoundBy::handoff:
-      return "handoff";
-  }
-  return "unknown";
-}
-
 PipelineVerdict judge_pipeline(const StageUtilization& load) {
   // With worker processes the pin copy runs on the receiving thread, after the hand-off.
   const double receiver = load.worker_processes ? load.handoff + load.pin : 0;

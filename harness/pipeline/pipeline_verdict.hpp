@@ -3,16 +3,9 @@
 #include <string>
 #include <string_view>
 
-namespace h2d {
+#include "harness/core/loop_bound.hpp"
 
-// What limits a data-loader loop, the answer the user of h2dbench needs: more workers (cpu),
-// a faster link or smaller batches on the wire (bus), or nothing on the loading side (gpu step).
-// Written to reports as the counter `bound_by` with these codes.
-// worker=process adds the main process's receiving thread (handoff): receiving, mapping and
-// touching the workers' batches, and with pin=pin_thread their pin copy too (PyTorch's pin thread
-// does both).
-enum class BoundBy { cpu_workers = 0, bus = 1, gpu_step = 2, handoff = 3 };
-std::string_view to_string(BoundBy bound);
+namespace h2d {
 
 // Fractions (0..1) of the measured window each stage was busy. A pipeline runs as fast as its
 // busiest stage allows, so at steady state that stage is near 1 and the others are lower.

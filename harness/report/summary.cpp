@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "harness/core/byte_size.hpp"
+#include "harness/core/loop_bound.hpp"
 #include "harness/core/number_text.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopping_rule.hpp"
@@ -252,6 +253,12 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
   }
   if (const auto ring = ring_reading(*best)) {
     line.text += "; " + *ring;
+  }
+  // A loop's best setting is only as good as what holds it back: the lever to pull next.
+  if (const auto code = best->find_median("bound_by")) {
+    if (const auto bound = bound_from_counter(*code)) {
+      line.text += fmt::format("; bound by {}", bound_stage_name(*bound));
+    }
   }
   return line;
 }
