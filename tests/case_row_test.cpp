@@ -29,7 +29,8 @@ CaseRow measured(const std::string& name) {
 
 TEST(CaseRow, NameAndFigureShareALineWithTheFiguresInOneColumn) {
   const auto short_name = format_case_row(measured("h2d/memory/dir=h2d/kind=pinned/mode=async"));
-  const auto longer = format_case_row(measured("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=1GiB"));
+  const auto longer =
+      format_case_row(measured("h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=1GiB"));
   ASSERT_EQ(short_name.size(), 1u);
   ASSERT_EQ(longer.size(), 1u);
   EXPECT_EQ(short_name[0].find("55.1 GB/s \u00b10.4%"), longer[0].find("55.1 GB/s \u00b10.4%"));

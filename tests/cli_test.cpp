@@ -220,8 +220,8 @@ TEST(Cli, ConsoleFullShowsEveryCounterUnderTheReportsNames) {
   EXPECT_NE(full.output.find("host/memcpy/threads=1/bytes=1MiB"), std::string::npos);
   EXPECT_EQ(full.output.find("/iterations:"), std::string::npos) << full.output;
   EXPECT_EQ(full.output.find("/manual_time"), std::string::npos) << full.output;
-  const auto compact = run_process(h2dbench() + " run --preset quick" + filter +
-                                   dir.file("compact.json"));
+  const auto compact =
+      run_process(h2dbench() + " run --preset quick" + filter + dir.file("compact.json"));
   ASSERT_EQ(compact.exit_code, 0) << compact.output;
   const std::string rows = compact.output.substr(0, compact.output.find("\nVerdict\n"));
   EXPECT_EQ(rows.find("cv_pct"), std::string::npos) << compact.output;

@@ -21,12 +21,12 @@ struct RunOptions {
   std::optional<std::string> devices;  // --devices LIST, checked by select_devices()
   std::string filter;                  // --filter REGEX over case names
   std::optional<std::size_t> pinned_limit;
-  bool profile = false;                      // --profile: a few iterations per case, no repetitions
-  std::optional<std::string> trace;          // --trace FILE: built-in timeline (implies --profile)
-  std::optional<double> watchdog_s;          // --watchdog SECONDS: pipeline stall timeout
-  std::optional<std::string> images;         // --images DIR: the JPEGs the decode cases use
+  bool profile = false;               // --profile: a few iterations per case, no repetitions
+  std::optional<std::string> trace;   // --trace FILE: built-in timeline (implies --profile)
+  std::optional<double> watchdog_s;   // --watchdog SECONDS: pipeline stall timeout
+  std::optional<std::string> images;  // --images DIR: the JPEGs the decode cases use
   ConsoleMode console = ConsoleMode::compact;  // --console compact|full
-  std::vector<std::string> benchmark_flags;  // --benchmark_*, checked, passed to Google Benchmark
+  std::vector<std::string> benchmark_flags;    // --benchmark_*, checked, passed to Google Benchmark
   std::string benchmark_filter;  // --benchmark_filter's value, applied when cases are selected
   bool all_cases = false;        // list --all: also the GPU cases where no GPU is usable
 };
