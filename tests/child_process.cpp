@@ -126,23 +126,39 @@ pid_t child_running(pid_t parent, const std::string& program) {
   return found;
 }
 
+// Waits (up to 60 s) for a process `child` started that runs `program`: its pid, or 0.
+pid_t wait_for_a_child_running(const Child& child, const std::string& program) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  pid_t found = 0;
+  while (found == 0 && std::chrono::steady_clock::now() < give_up) {
+    found = child_running(child.pid, program);
+    if (found == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 ChildResult signal_a_child_of_h2dbench(const std::vector<std::string>& args,
                                        const std::string& program, int signal_number,
                                        int* signalled) {
   const Child child = spawn(args);
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  *signalled = 0;
-  while (*signalled == 0 && std::chrono::steady_clock::now() < give_up) {
-    *signalled = child_running(child.pid, program);
-    if (*signalled == 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
+  *signalled = wait_for_a_child_running(child, program);
   if (*signalled != 0) {
     kill(*signalled, signal_number);
   }
+  return wait_for(child);
+}
+
+ChildResult signal_h2dbench_group_once_running(const std::vector<std::string>& args,
+                                               const std::string& program, int signal_number,
+                                               int delay_ms, bool* appeared) {
+  const Child child = spawn(args, /*own_group=*/true);
+  *appeared = wait_for_a_child_running(child, program) != 0;
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  kill(-child.pid, signal_number);
   return wait_for(child);
 }
 

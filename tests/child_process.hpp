@@ -34,4 +34,12 @@ ChildResult signal_a_child_of_h2dbench(const std::vector<std::string>& args,
                                        const std::string& program, int signal_number,
                                        int* signalled);
 
+// Starts h2dbench_path() with `args` in a process group of its own, waits (up to 60 s) for a
+// process it started that runs `program`, then `delay_ms` more, and sends `signal_number` to the
+// whole group (as `timeout`, `kill -TERM -PGID` and Slurm's time limit do). `appeared` says
+// whether such a process was found.
+ChildResult signal_h2dbench_group_once_running(const std::vector<std::string>& args,
+                                               const std::string& program, int signal_number,
+                                               int delay_ms, bool* appeared);
+
 }  // namespace h2d::testing

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -23,9 +24,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/core/page_size.hpp"
 #include "harness/decode/run_images.hpp"
 #include "harness/host/shared_segment.hpp"
 #include "harness/pipeline/host_step_engine.hpp"
+#include "harness/pipeline/loader_fault.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
@@ -280,6 +283,212 @@ TEST(ProcessPipeline, CtrlCToTheWholeProcessGroupInterruptsTheRun) {
   EXPECT_EQ(result.output.find("was killed by signal"), std::string::npos) << result.output;
   EXPECT_TRUE(new_stale_names(before).empty()) << "a segment outlived the run";
   std::remove(out.c_str());
+}
+
+// `timeout`, `kill -TERM -PGID` and Slurm's time limit send SIGTERM to the whole process group:
+// the workers outlive it, h2dbench ends the case as interrupted (exit 130), no case is marked
+// failed, and nothing is left in /dev/shm.
+TEST(ProcessPipeline, SigtermToTheWholeProcessGroupInterruptsTheRun) {
+  const std::set<std::string> before = stale_segment_names();
+  const std::string out = ::testing::TempDir() + "h2d_terminated_group.json";
+  std::remove(out.c_str());
+  bool workers_ran = false;
+  const testing::ChildResult result = testing::signal_h2dbench_group_once_running(
+      {"run", "--preset", "quick", "--filter", "^host/pipeline/.*worker=process", "--out", out,
+       "--benchmark_min_time=20"},
+      "h2d_loader_worker", SIGTERM, /*delay_ms=*/300, &workers_ran);
+  ASSERT_TRUE(workers_ran) << result.output;
+  EXPECT_EQ(result.exit_code, 130) << result.output;
+  EXPECT_NE(result.output.find("h2dbench: interrupted:"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("SIGTERM"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("was killed by signal"), std::string::npos) << result.output;
+  std::ifstream in(out);
+  ASSERT_TRUE(in.good()) << result.output;
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_TRUE(report.at("h2dbench").at("failed_cases").empty()) << report.dump(2);
+  EXPECT_TRUE(new_stale_names(before).empty()) << "a segment outlived the run";
+  std::remove(out.c_str());
+}
+
+// One message carries 250 descriptors: a larger ring reaches the workers in parts, each slot where
+// the main process has it.
+TEST(ProcessPipeline, ARingOfMoreSlotsThanOneMessageCarriesDeliversEveryBatchIntact) {
+  for (PinMode pin : {PinMode::none, PinMode::shared_pinned}) {
+    PipelineConfig config = process_config(pin, ShmMode::reused);
+    config.slots = 263;  // 64 workers x prefetch 4's default ring
+    config.batches = 300;
+    SCOPED_TRACE(describe(config));
+    HostStepEngine engine(config);
+    Pipeline pipeline(config, engine);
+    const EpochResult result = pipeline.run_epoch();
+    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+  }
+}
+
+TEST(ProcessPipeline, OneWorkerWithPrefetchOneDeliversEveryBatchIntact) {
+  for (const Mode& mode : kModes) {
+    PipelineConfig config = process_config(mode.pin, mode.shm);
+    config.packed_members = mode.packed;
+    config.workers = 1;
+    config.prefetch = 1;
+    SCOPED_TRACE(describe(config));
+    HostStepEngine engine(config);
+    Pipeline pipeline(config, engine);
+    const EpochResult result = pipeline.run_epoch();
+    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    EXPECT_EQ(result.verified, config.batches / config.verify_every) << describe_result(result);
+    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+  }
+}
+
+// Lays batches out as a machine of `bytes` pages does, here and in the worker processes.
+class ScopedPageSize {
+ public:
+  explicit ScopedPageSize(std::size_t bytes) {
+    setenv(kTestPageSizeVariable, std::to_string(bytes).c_str(), 1);
+  }
+  ScopedPageSize(const ScopedPageSize&) = delete;
+  ScopedPageSize& operator=(const ScopedPageSize&) = delete;
+  ~ScopedPageSize() { unsetenv(kTestPageSizeVariable); }
+};
+
+// aarch64 kernels often run 64 KiB pages: the ids member must start on such a page to be mapped
+// beside the images, whose bytes (4 x 3 x 24 x 24 floats, 27 KiB) are no multiple of it.
+TEST(ProcessPipeline, SplitMembersMapOnMachinesWithLargerPages) {
+  const ScopedPageSize pages(64 * 1024);
+  for (const Mode& mode : kModes) {
+    PipelineConfig config = process_config(mode.pin, mode.shm);
+    config.packed_members = mode.packed;
+    config.tile = 24;
+    SCOPED_TRACE(describe(config));
+    EXPECT_EQ(SlotLayout(config).ids_offset() % (64 * 1024), 0u);
+    HostStepEngine engine(config);
+    Pipeline pipeline(config, engine);
+    const EpochResult result = pipeline.run_epoch();
+    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+  }
+}
+
+TEST(ProcessPipeline, APageSizeThatIsNoMultipleOfTheMachinesIsRefusedNamingTheVariable) {
+  const ScopedPageSize pages(1000);
+  try {
+    memory_page_size();
+    FAIL() << "a 1000-byte page was taken";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find(kTestPageSizeVariable), std::string::npos);
+  }
+}
+
+// A worker that stops reading (SIGSTOP) while the receiver keeps asking: its socket fills with
+// requests, and the send that finds it full must still end when the watchdog fires.
+TEST(ProcessPipeline, AStoppedWorkerWithAFullSocketEndsTheEpochThroughTheWatchdog) {
+  PipelineConfig config = process_config(PinMode::none, ShmMode::fresh);
+  // The stopped worker is sent up to workers x prefetch requests, more than its socket holds
+  // (about 300 small messages): the receiver's send finds it full.
+  config.workers = 2;
+  config.prefetch = 400;
+  config.batches = 1'000'000;
+  config.watchdog = std::chrono::duration<double>(2);
+  HostStepEngine engine(config);
+  const Pipeline* running = nullptr;
+  int stopped = 0;
+  PipelineHooks hooks;
+  hooks.before_batch = [&](PipelineStage stage, std::uint64_t batch, const Cancellation&) {
+    if (stage == PipelineStage::step && batch == 0 && stopped == 0) {
+      stopped = running->worker_pid(1);
+      kill(stopped, SIGSTOP);
+    }
+  };
+  Pipeline pipeline(config, engine, hooks);
+  running = &pipeline;
+  auto epoch = std::async(std::launch::async, [&] { return pipeline.run_epoch(); });
+  if (epoch.wait_for(std::chrono::seconds(90)) != std::future_status::ready) {
+    ADD_FAILURE() << "the epoch hung past its watchdog: the receiver is stuck in a send";
+    kill(stopped, SIGKILL);  // its socket closes, the send fails, the epoch ends
+  }
+  const EpochResult result = epoch.get();
+  EXPECT_EQ(result.end, EpochEnd::stalled) << describe_result(result);
+  EXPECT_NE(result.message.find("worker process 1, whose socket is full"), std::string::npos)
+      << "the stall names the worker that reads no requests: " << result.message;
+  EXPECT_NE(result.message.find("stuck stage: 'receiver'"), std::string::npos) << result.message;
+}
+
+// Sets the fault the worker processes started while it lives commit (they read it at start).
+class ScopedLoaderFault {
+ public:
+  explicit ScopedLoaderFault(const char* fault) { setenv(kLoaderFaultVariable, fault, 1); }
+  ScopedLoaderFault(const ScopedLoaderFault&) = delete;
+  ScopedLoaderFault& operator=(const ScopedLoaderFault&) = delete;
+  ~ScopedLoaderFault() { unsetenv(kLoaderFaultVariable); }
+};
+
+// Runs one epoch of `config` with workers committing `fault` and returns why it failed ("" when
+// it did not).
+std::string failure_with_fault(const PipelineConfig& config, const char* fault) {
+  const ScopedLoaderFault committing(fault);
+  HostStepEngine engine(config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  if (result.end != EpochEnd::failed) {
+    ADD_FAILURE() << "the epoch did not fail: " << describe_result(result);
+    return "";
+  }
+  try {
+    std::rethrow_exception(result.error);
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+}
+
+TEST(ProcessPipeline, AReplyNamingARingSlotOutOfRangeFailsTheEpochNamingTheWorker) {
+  const PipelineConfig config = process_config(PinMode::none, ShmMode::reused);
+  const std::string message = failure_with_fault(config, "slot_out_of_range");
+  EXPECT_NE(message.find("worker process "), std::string::npos) << message;
+  EXPECT_NE(message.find("in ring slot"), std::string::npos) << message;
+  EXPECT_NE(message.find("a ring of"), std::string::npos) << message;
+}
+
+TEST(ProcessPipeline, ATruncatedSegmentFailsTheEpochNamingTheWorkerInsteadOfABusError) {
+  for (bool packed : {false, true}) {
+    PipelineConfig config = process_config(PinMode::pin_thread, ShmMode::fresh);
+    config.packed_members = packed;
+    config.tile = 64;  // several pages per batch: half a segment is short of whole pages
+    const std::string message = failure_with_fault(config, "short_segment");
+    EXPECT_NE(message.find("worker process "), std::string::npos) << message;
+    EXPECT_NE(message.find("where the batch needs"), std::string::npos) << message;
+  }
+}
+
+// /dev/shm filling after the start-up check (a worker's segment does not fit mid-run) skips the
+// case as the start-up check does, with the same sizes.
+TEST(ProcessPipeline, SharedMemoryFillingMidRunSkipsTheCaseWithBothSizes) {
+  const PipelineConfig config = process_config(PinMode::none, ShmMode::fresh);
+  const ScopedLoaderFault committing("shared_memory_full");
+  HostStepEngine engine(config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  ASSERT_EQ(result.end, EpochEnd::failed) << describe_result(result);
+  try {
+    std::rethrow_exception(result.error);
+  } catch (const SharedMemoryFull& error) {  // a CaseSkipped: the case is skipped, the run goes on
+    const std::string message = error.what();
+    EXPECT_NE(message.find("worker=process shm=fresh ("), std::string::npos) << message;
+    EXPECT_NE(message.find("of /dev/shm and it has"), std::string::npos) << message;
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "not the skip of a full /dev/shm: " << error.what();
+  }
+}
+
+TEST(ProcessPipeline, AnUnknownLoaderFaultIsRefusedNamingTheValidOnes) {
+  EXPECT_EQ(parse_loader_fault(nullptr), LoaderFault::none);
+  try {
+    parse_loader_fault("sometimes");
+    FAIL() << "an unknown fault was taken";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("slot_out_of_range"), std::string::npos);
+  }
 }
 
 TEST(ProcessPipeline, ThePipelineVerdictNamesTheHandOffWhenItBinds) {

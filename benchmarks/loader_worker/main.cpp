@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #include "harness/pipeline/loader_worker.hpp"
@@ -17,9 +18,17 @@ int main(int argc, char** argv) {
                  "socket's descriptor as the one argument\n");
     return 2;
   }
-  // Ctrl-C in a terminal reaches the whole process group: h2dbench stops the case as interrupted
-  // and closes this worker's socket, which ends it. Dying of the SIGINT first would make the case
-  // look like a worker that crashed.
+  // Ctrl-C in a terminal, `timeout`, `kill -TERM -PGID` and Slurm's time limit signal the whole
+  // process group: h2dbench stops the case as interrupted and closes this worker's socket, which
+  // ends it. Dying of the signal first would make the case look like a worker that crashed.
   std::signal(SIGINT, SIG_IGN);
-  return h2d::run_loader_worker(std::atoi(argv[1]));
+  std::signal(SIGTERM, SIG_IGN);
+  h2d::LoaderFault fault = h2d::LoaderFault::none;
+  try {
+    fault = h2d::parse_loader_fault(std::getenv(h2d::kLoaderFaultVariable));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "h2d_loader_worker: %s\n", error.what());
+    return 2;
+  }
+  return h2d::run_loader_worker(std::atoi(argv[1]), fault);
 }

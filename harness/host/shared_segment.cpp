@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -20,17 +21,13 @@
 #include <utility>
 
 #include "harness/core/byte_size.hpp"
+#include "harness/core/page_size.hpp"
 
 namespace h2d {
 namespace {
 
 [[noreturn]] void throw_errno(int error, const std::string& what) {
   throw std::system_error(error, std::generic_category(), what);
-}
-
-std::size_t page_rounded(std::size_t bytes) {
-  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return (bytes + page - 1) / page * page;
 }
 
 }  // namespace
@@ -59,6 +56,22 @@ SharedSegment SharedSegment::create(std::size_t bytes) {
     throw_errno(reserved, "posix_fallocate of a shared-memory segment");
   }
   return segment;
+}
+
+void SharedSegment::require_mappable() const {
+  struct stat file {};
+  if (fstat(fd_, &file) != 0) {
+    throw_errno(errno, "fstat of a received shared-memory segment");
+  }
+  if (!S_ISREG(file.st_mode)) {
+    throw std::runtime_error(
+        "a descriptor that is not a shared-memory segment (not a regular file)");
+  }
+  const std::size_t needed = page_rounded(bytes_);
+  if (file.st_size < 0 || static_cast<std::size_t>(file.st_size) < needed) {
+    throw std::runtime_error(fmt::format(
+        "a shared-memory segment of {} bytes where the batch needs {}", file.st_size, needed));
+  }
 }
 
 SharedSegment::SharedSegment(SharedSegment&& other) noexcept
@@ -125,7 +138,7 @@ AddressReservation::~AddressReservation() {
 
 void AddressReservation::map_at(std::size_t offset, const SharedSegment& segment) {
   const std::size_t length = page_rounded(segment.size());
-  if (offset % page_rounded(1) != 0 || offset + length > bytes_) {
+  if (offset % memory_page_size() != 0 || offset + length > bytes_) {
     throw std::out_of_range(fmt::format("a {}-byte segment at offset {} of a {}-byte reservation",
                                         length, offset, bytes_));
   }
@@ -167,13 +180,16 @@ std::size_t shared_memory_free_bytes() {
   return static_cast<std::size_t>(stats.f_bavail) * stats.f_frsize;
 }
 
+SharedMemoryFull shared_memory_full(std::size_t needed, const std::string& what) {
+  return SharedMemoryFull(fmt::format(
+      "{} needs {} of /dev/shm and it has {} free (Docker's default is 64 MB; --shm-size "
+      "raises it)",
+      what, format_bytes(needed), format_bytes(shared_memory_free_bytes())));
+}
+
 void require_shared_memory(std::size_t needed, const std::string& what) {
-  const std::size_t free = shared_memory_free_bytes();
-  if (needed > free) {
-    throw SharedMemoryFull(fmt::format(
-        "{} needs {} of /dev/shm and it has {} free (Docker's default is 64 MB; --shm-size "
-        "raises it)",
-        what, format_bytes(needed), format_bytes(free)));
+  if (needed > shared_memory_free_bytes()) {
+    throw shared_memory_full(needed, what);
   }
 }
 

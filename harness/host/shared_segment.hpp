@@ -33,6 +33,10 @@ class SharedSegment {
 
   int fd() const { return fd_; }
   std::size_t size() const { return bytes_; }
+  // Throws std::runtime_error unless the descriptor is a regular file (a shared-memory segment)
+  // that holds every page of size(): a shorter one maps without complaint, and the first touch
+  // past its end takes SIGBUS. For a segment received from another process, before it is mapped.
+  void require_mappable() const;
 
  private:
   int fd_ = -1;
@@ -91,5 +95,8 @@ std::size_t remove_stale_segments(int pid = 0);
 std::size_t shared_memory_free_bytes();
 // Throws SharedMemoryFull naming both sizes when /dev/shm cannot take `needed` bytes for `what`.
 void require_shared_memory(std::size_t needed, const std::string& what);
+// The same skip, for /dev/shm found full later (a worker's segment did not fit mid-run): the
+// sizes are those of the start-up check, with what is free now.
+SharedMemoryFull shared_memory_full(std::size_t needed, const std::string& what);
 
 }  // namespace h2d

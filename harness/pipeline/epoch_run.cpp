@@ -145,6 +145,8 @@ class EpochRun {
   void guarded(Body&& body) {
     try {
       body();
+    } catch (const RunInterrupted& interrupted) {  // a stage saw the stop before the watchdog did
+      stop(EpochEnd::interrupted, interrupted.what());
     } catch (...) {
       fail(std::current_exception());
     }

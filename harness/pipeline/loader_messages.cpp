@@ -1,5 +1,6 @@
 #include "harness/pipeline/loader_messages.hpp"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -9,12 +10,6 @@
 #include <system_error>
 
 namespace h2d {
-namespace {
-
-// Descriptors one message may carry: a fresh batch's two members, or a reused ring's slots.
-constexpr std::size_t kMaxFds = 250;
-
-}  // namespace
 
 LoaderStart loader_start(const PipelineConfig& config, std::size_t slot_bytes) {
   LoaderStart start;
@@ -44,9 +39,10 @@ PipelineConfig config_of(const LoaderStart& start) {
   return config;
 }
 
-void send_packet(int socket, const void* header, std::size_t header_bytes,
-                 const std::vector<std::uint64_t>& words, const std::vector<int>& fds) {
-  if (fds.size() > kMaxFds || words.size() > kLoaderMaxWords) {
+bool send_packet(int socket, const void* header, std::size_t header_bytes,
+                 const std::vector<std::uint64_t>& words, const std::vector<int>& fds,
+                 const GiveUp& give_up) {
+  if (fds.size() > kLoaderMaxFds || words.size() > kLoaderMaxWords) {
     throw std::length_error("a loader message with too many descriptors or words");
   }
   iovec parts[2] = {
@@ -66,11 +62,22 @@ void send_packet(int socket, const void* header, std::size_t header_bytes,
     rights->cmsg_len = CMSG_LEN(fds.size() * sizeof(int));
     std::memcpy(CMSG_DATA(rights), fds.data(), fds.size() * sizeof(int));
   }
-  while (sendmsg(socket, &message, MSG_NOSIGNAL) < 0) {
-    if (errno != EINTR) {
+  while (sendmsg(socket, &message, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+    if (errno == EINTR) {
+      continue;
+    }
+    if (errno != EAGAIN && errno != EWOULDBLOCK) {
       throw std::system_error(errno, std::generic_category(), "sending a loader message");
     }
+    if (give_up && give_up()) {
+      return false;
+    }
+    pollfd room{socket, POLLOUT, 0};
+    if (poll(&room, 1, static_cast<int>(kSendWait.count())) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "poll before a loader message");
+    }
   }
+  return true;
 }
 
 bool receive_packet(int socket, std::size_t header_bytes, LoaderPacket& packet) {
@@ -81,7 +88,7 @@ bool receive_packet(int socket, std::size_t header_bytes, LoaderPacket& packet) 
   }
   iovec parts[2] = {{packet.header.data(), header_bytes},
                     {packet.scratch.get(), kLoaderMaxWords * sizeof(std::uint64_t)}};
-  std::vector<std::byte> control(CMSG_SPACE(kMaxFds * sizeof(int)));
+  std::vector<std::byte> control(CMSG_SPACE(kLoaderMaxFds * sizeof(int)));
   msghdr message{};
   message.msg_iov = parts;
   message.msg_iovlen = 2;

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
@@ -28,17 +32,26 @@ std::int64_t nanoseconds(Clock::time_point at) {
 
 class LoaderWorker {
  public:
-  LoaderWorker(int socket, const LoaderStart& start, std::vector<int> ring_fds)
-      : socket_(socket), config_(config_of(start)), layout_(config_) {
-    for (int fd : ring_fds) {
-      ring_.emplace_back(SharedSegment(fd, start.slot_bytes), /*populate=*/true);
-    }
+  LoaderWorker(int socket, const LoaderStart& start, LoaderFault fault)
+      : socket_(socket),
+        config_(config_of(start)),
+        layout_(config_),
+        slot_bytes_(start.slot_bytes),
+        fault_(fault) {
     if (config_.decode == DecodeMode::cpu) {
       // The parent's set, made again: the generated tiles, or its --images folder.
       const std::string dir(start.image_dir, strnlen(start.image_dir, sizeof start.image_dir));
       decoder_.emplace(dir.empty() ? RunImages().set() : RunImages(dir).set(), config_.tile);
     }
   }
+
+  // Maps the ring's segments `fds` (the next slots in order) and closes their descriptors.
+  void add_ring_slots(const std::vector<int>& fds) {
+    for (int fd : fds) {
+      ring_.emplace_back(SharedSegment(fd, slot_bytes_), /*populate=*/true);
+    }
+  }
+  std::size_t ring_slots() const { return ring_.size(); }
 
   int serve() {
     LoaderPacket packet;
@@ -55,11 +68,13 @@ class LoaderWorker {
         reply.start_ns = nanoseconds(start);
         reply.end_ns = nanoseconds(Clock::now());
       } catch (const std::exception& error) {
-        reply.failed = 1;
+        reply.failed =
+            dynamic_cast<const SharedMemoryFull*>(&error) ? kReplySharedMemoryFull : kReplyError;
         std::snprintf(reply.error, sizeof reply.error, "%s", error.what());
         members.clear();
         sums.clear();
       }
+      commit_fault(request, reply, members);
       reply.sums = sums.size();
       std::vector<int> fds;
       for (const SharedSegment& member : members) {
@@ -71,6 +86,21 @@ class LoaderWorker {
   }
 
  private:
+  // The test's fault, from batch kLoaderFaultFirstBatch on, where its kind of batch has the part.
+  void commit_fault(const BatchRequest& request, BatchReply& reply,
+                    std::vector<SharedSegment>& members) const {
+    if (request.batch < kLoaderFaultFirstBatch || reply.failed != 0) {
+      return;
+    }
+    if (fault_ == LoaderFault::slot_out_of_range && config_.shm == ShmMode::reused) {
+      reply.slot = ring_.size() + 7;
+    } else if (fault_ == LoaderFault::short_segment && !members.empty()) {
+      if (ftruncate(members[0].fd(), static_cast<off_t>(members[0].size() / 2)) != 0) {
+        throw std::system_error(errno, std::generic_category(), "ftruncate (a test's fault)");
+      }
+    }
+  }
+
   // The batch in shared memory: shm=fresh in two new segments (images, ids; one with packed
   // members), which are returned to be sent; shm=reused in the ring slot the request names.
   std::vector<SharedSegment> produce(const BatchRequest& request,
@@ -81,6 +111,10 @@ class LoaderWorker {
     std::byte* id_words = nullptr;
     std::optional<SharedMapping> images_map;
     std::optional<SharedMapping> ids_map;
+    if (fault_ == LoaderFault::shared_memory_full && config_.shm == ShmMode::fresh &&
+        request.batch >= kLoaderFaultFirstBatch) {
+      throw SharedMemoryFull("/dev/shm is full (a test's fault)");
+    }
     if (config_.shm == ShmMode::fresh && config_.packed_members) {
       members.push_back(SharedSegment::create(layout_.host_bytes()));
       images_map.emplace(members[0], /*populate=*/false);
@@ -113,21 +147,34 @@ class LoaderWorker {
   int socket_;
   PipelineConfig config_;
   SlotLayout layout_;
+  std::size_t slot_bytes_;
   std::vector<SharedMapping> ring_;
   std::optional<TileDecoder> decoder_;
+  LoaderFault fault_;
   Cancellation never_;  // a worker process is stopped by closing its socket or a signal
 };
 
 }  // namespace
 
-int run_loader_worker(int socket) {
+int run_loader_worker(int socket, LoaderFault fault) {
   LoaderPacket packet;
   std::optional<LoaderWorker> worker;
   try {
     if (!receive_packet(socket, sizeof(LoaderStart), packet)) {
       return 0;  // the main process went away before the start
     }
-    worker.emplace(socket, header_as<LoaderStart>(packet), packet.fds);
+    const auto start = header_as<LoaderStart>(packet);
+    worker.emplace(socket, start, fault);
+    worker->add_ring_slots(packet.fds);
+    while (worker->ring_slots() < start.ring_slots) {  // a ring too large for one message
+      if (!receive_packet(socket, sizeof(RingPart), packet)) {
+        return 0;
+      }
+      if (header_as<RingPart>(packet).first_slot != worker->ring_slots()) {
+        throw std::runtime_error("the ring's segments arrived out of order");
+      }
+      worker->add_ring_slots(packet.fds);
+    }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "h2d_loader_worker: cannot start: %s\n", error.what());
     return 2;

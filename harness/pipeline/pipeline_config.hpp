@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "harness/core/page_size.hpp"
+
 namespace h2d {
 
 struct ImageSet;
@@ -108,18 +110,21 @@ void validate(const PipelineConfig& config);
 
 // Where things are in a batch buffer: the images, then the sample ids; on the device a third
 // region receives per-sample checksums, so ids and checksums come back in one copy. The ids start
-// on a page boundary: worker processes hand the two members over as separate shared-memory
-// segments, which the main process maps side by side into one slot.
+// on a page boundary (the machine's page size, memory_page_size): worker processes hand the two
+// members over as separate shared-memory segments, which the main process maps side by side into
+// one slot.
 struct SlotLayout {
   std::size_t sample_bytes = 0;
   std::size_t batch_size = 0;
+  std::size_t member_alignment = 0;
 
   explicit SlotLayout(const PipelineConfig& config)
-      : sample_bytes(config.sample_bytes()), batch_size(config.batch_size) {}
-  static constexpr std::size_t kMemberAlignment = 4096;
+      : sample_bytes(config.sample_bytes()),
+        batch_size(config.batch_size),
+        member_alignment(memory_page_size()) {}
   std::size_t images_bytes() const { return batch_size * sample_bytes; }
   std::size_t ids_offset() const {
-    return (images_bytes() + kMemberAlignment - 1) / kMemberAlignment * kMemberAlignment;
+    return (images_bytes() + member_alignment - 1) / member_alignment * member_alignment;
   }
   std::size_t ids_bytes() const { return batch_size * sizeof(std::uint64_t); }
   // What a host slot holds and the H2D copy moves: images and ids.

@@ -35,10 +35,11 @@ std::unique_ptr<ProcessLoader> make_process_loader(const PipelineConfig& config,
   const bool pin_copy = config.pin == PinMode::pin_thread;
   if (config.shm == ShmMode::fresh) {
     const std::size_t slots = held;
-    require_shared_memory((asked + slots) * slot_bytes,
-                          fmt::format("worker=process shm=fresh ({} batches asked, {} mapped, {} "
-                                      "each)",
-                                      asked, slots, format_bytes(slot_bytes)));
+    loader->shared_memory_needed = (asked + slots) * slot_bytes;
+    loader->shared_memory_use =
+        fmt::format("worker=process shm=fresh ({} batches asked, {} mapped, {} each)", asked, slots,
+                    format_bytes(slot_bytes));
+    require_shared_memory(loader->shared_memory_needed, loader->shared_memory_use);
     for (std::size_t i = 0; i < slots; ++i) {
       loader->mapping_slots.push_back(std::make_unique<AddressReservation>(slot_bytes));
       pageable.emplace_back(loader->mapping_slots.back()->data(), slot_bytes, nullptr);
@@ -47,9 +48,10 @@ std::unique_ptr<ProcessLoader> make_process_loader(const PipelineConfig& config,
     // The ring must hold every batch asked of the workers, or asking would wait for a slot that
     // only a reply not yet read could free; pinned by copy, a slot is free again after its copy.
     const std::size_t slots = config.slots > 0 ? config.slots : asked + (pin_copy ? 1 : held);
-    require_shared_memory(
-        slots * slot_bytes,
-        fmt::format("worker=process shm=reused ({} slots of {})", slots, format_bytes(slot_bytes)));
+    loader->shared_memory_needed = slots * slot_bytes;
+    loader->shared_memory_use =
+        fmt::format("worker=process shm=reused ({} slots of {})", slots, format_bytes(slot_bytes));
+    require_shared_memory(loader->shared_memory_needed, loader->shared_memory_use);
     std::vector<HostBlock>& into = config.pin == PinMode::shared_pinned ? ring : pageable;
     for (std::size_t i = 0; i < slots; ++i) {
       loader->ring.push_back(SharedSegment::create(slot_bytes));

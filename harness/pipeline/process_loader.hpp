@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "harness/core/host_block.hpp"
@@ -23,6 +24,9 @@ struct ProcessLoader {
   // Batches asked of the workers by an epoch that ended early and never received: their replies
   // are still on the way, so no further epoch can run on these workers.
   std::size_t unanswered = 0;
+  // The /dev/shm the loader needs, and for what: checked at start, named again if it fills later.
+  std::size_t shared_memory_needed = 0;
+  std::string shared_memory_use;
 };
 
 // Makes the slots (into `pageable`, or `ring` for shared_pinned; pin=pin_thread's pinned ring from

@@ -41,7 +41,7 @@ void ProcessReceiver::note_unanswered() {
 }
 
 // Asks the worker of batch next_ask_ for it (with shm=reused, into a free slot of ours). False
-// when cancelled while waiting for the slot.
+// when cancelled while waiting for the slot or for room in the worker's socket.
 bool ProcessReceiver::ask_next() {
   const PipelineConfig& config = parts_.config;
   if (next_ask_ >= config.batches) {
@@ -62,12 +62,23 @@ bool ProcessReceiver::ask_next() {
     }
     request.slot = *slot;
   }
+  // A worker that stopped reading (SIGSTOP, hung) fills its socket with requests: the send waits
+  // for room only until the epoch is cancelled (the watchdog, a stop request), and says so.
+  const auto give_up = [&] {
+    parts_.board.set(parts_.stage, StageState::working,  // the stuck one: blocked outside the loop
+                     fmt::format("batch {}: request to worker process {}, whose socket is full "
+                                 "(it reads no requests)",
+                                 next_ask_, worker));
+    return parts_.cancel.cancelled();
+  };
   try {
-    send_packet(workers.socket(worker), &request, sizeof request);
+    if (!send_packet(workers.socket(worker), &request, sizeof request, {}, {}, give_up)) {
+      return false;
+    }
   } catch (const std::system_error&) {  // EPIPE: the worker is gone
-    throw worker_died(worker, next_ask_);
+    worker_ended(worker, next_ask_);
   }
-  asked_[worker].push_back(next_ask_);
+  asked_[worker].push_back(Asked{next_ask_, static_cast<std::size_t>(request.slot)});
   ++next_ask_;
   return true;
 }
@@ -100,7 +111,7 @@ bool ProcessReceiver::receive_all(const Deliver& deliver) {
       }
       const Clock::time_point start = Clock::now();
       if (!receive_packet(workers.socket(worker), sizeof(BatchReply), packet)) {
-        throw worker_died(worker);
+        worker_ended(worker);
       }
       std::optional<BatchTicket> ticket = take_over(worker, packet, {start, Clock::now()});
       if (!ticket) {
@@ -118,18 +129,17 @@ bool ProcessReceiver::receive_all(const Deliver& deliver) {
   return true;
 }
 
-// How `worker` ended, and the batch it was working on (or, found gone when asked for one, that
-// batch).
-WorkerProcessDied ProcessReceiver::worker_died(std::size_t worker,
-                                               std::optional<std::uint64_t> asking) {
-  const std::deque<std::uint64_t>& asked = asked_[worker];
+// Throws for the end of `worker`'s stream: an interruption, or how it ended and the batch it was
+// working on (or, found gone when asked for one, that batch).
+void ProcessReceiver::worker_ended(std::size_t worker, std::optional<std::uint64_t> asking) {
+  const std::deque<Asked>& asked = asked_[worker];
   std::string batch = " (it held no batch)";
   if (!asked.empty()) {
-    batch = fmt::format(" while it held batch {}", asked.front());
+    batch = fmt::format(" while it held batch {}", asked.front().batch);
   } else if (asking) {
     batch = fmt::format(" (found gone when asked for batch {})", *asking);
   }
-  return WorkerProcessDied(parts_.processes.workers->describe_end(worker) + batch);
+  parts_.processes.workers->throw_ended(worker, batch);
 }
 
 // The reply in `packet` from `worker`, received over `receiving`, as a ticket: shm=fresh maps its
@@ -139,7 +149,7 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
                                                       EpochMeter::Interval receiving) {
   const PipelineConfig& config = parts_.config;
   const SlotLayout& layout = parts_.layout;
-  std::deque<std::uint64_t>& asked = asked_[worker];
+  std::deque<Asked>& asked = asked_[worker];
   // images, ids (or the packed batch): closed when taken over or refused
   const std::size_t expected = config.packed_members ? 1 : 2;
   std::vector<SharedSegment> members;
@@ -150,15 +160,22 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
   }
   packet.fds.clear();
   const auto reply = header_as<BatchReply>(packet);
-  if (reply.failed != 0) {
+  if (reply.failed == kReplySharedMemoryFull) {  // the skip the start-up check gives, mid-run
+    throw shared_memory_full(parts_.processes.shared_memory_needed,
+                             parts_.processes.shared_memory_use);
+  }
+  if (reply.failed != kReplyOk) {
     throw std::runtime_error(
         fmt::format("worker process {} failed batch {}: {}", worker, reply.batch,
                     std::string(reply.error, strnlen(reply.error, sizeof reply.error))));
   }
-  if (asked.empty() || reply.batch != asked.front()) {
+  if (asked.empty() || reply.batch != asked.front().batch) {
     throw std::runtime_error(
         fmt::format("worker process {} answered batch {}, asked {}", worker, reply.batch,
-                    asked.empty() ? std::string("none") : std::to_string(asked.front())));
+                    asked.empty() ? std::string("none") : std::to_string(asked.front().batch)));
+  }
+  if (config.shm == ShmMode::reused) {
+    check_ring_slot(worker, reply, asked.front());
   }
   asked.pop_front();
   parts_.meter.worker_busy(worker, Clock::time_point(std::chrono::nanoseconds(reply.start_ns)),
@@ -178,6 +195,14 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
     throw std::runtime_error(fmt::format("worker process {} sent batch {} in {} segments, not {}",
                                          worker, reply.batch, members.size(), expected));
   }
+  for (const SharedSegment& member : members) {
+    try {
+      member.require_mappable();
+    } catch (const std::runtime_error& error) {
+      throw std::runtime_error(
+          fmt::format("worker process {} sent batch {} in {}", worker, reply.batch, error.what()));
+    }
+  }
   parts_.board.set(parts_.stage, StageState::waiting_slot,
                    fmt::format("batch {}: free slot in '{}'", reply.batch, parts_.slots.name()));
   const std::optional<std::size_t> slot = parts_.slots.acquire();
@@ -193,6 +218,17 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
   parts_.meter.handoff(receiving, {map_start, Clock::now()});
   ticket.slot = *slot;
   return ticket;
+}
+
+// shm=reused: the slot a reply names is where the step will read the batch: it must be the one
+// asked for (and so within the ring), or the step reads another batch's slot, or past the ring.
+void ProcessReceiver::check_ring_slot(std::size_t worker, const BatchReply& reply,
+                                      const Asked& asked) const {
+  if (reply.slot >= parts_.slots.size() || reply.slot != asked.slot) {
+    throw std::runtime_error(fmt::format(
+        "worker process {} answered batch {} in ring slot {}, asked into slot {} (a ring of {})",
+        worker, reply.batch, reply.slot, asked.slot, parts_.slots.size()));
+  }
 }
 
 }  // namespace h2d

@@ -57,14 +57,20 @@ class ProcessReceiver {
   bool receive_all(const Deliver& deliver);
   bool ask_next();
   void note_unanswered();
-  WorkerProcessDied worker_died(std::size_t worker,
-                                std::optional<std::uint64_t> asking = std::nullopt);
+  [[noreturn]] void worker_ended(std::size_t worker,
+                                 std::optional<std::uint64_t> asking = std::nullopt);
   std::optional<BatchTicket> take_over(std::size_t worker, LoaderPacket& packet,
                                        EpochMeter::Interval receiving);
 
   ReceiverParts parts_;
-  std::uint64_t next_ask_ = 0;                    // the next batch to ask for
-  std::vector<std::deque<std::uint64_t>> asked_;  // per worker: asked, not received, oldest first
+  struct Asked {
+    std::uint64_t batch = 0;
+    std::size_t slot = 0;  // shm=reused: the ring slot it was asked into
+  };
+  std::uint64_t next_ask_ = 0;            // the next batch to ask for
+  std::vector<std::deque<Asked>> asked_;  // per worker: asked, not received, oldest first
+
+  void check_ring_slot(std::size_t worker, const BatchReply& reply, const Asked& asked) const;
 };
 
 }  // namespace h2d

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "harness/core/stop_signal.hpp"
 #include "harness/decode/image_set.hpp"
 #include "harness/pipeline/loader_messages.hpp"
 
@@ -70,24 +71,43 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
     }
     std::memcpy(start.image_dir, dir.data(), dir.size());
   }
-  std::vector<int> ring_fds;
-  for (const SharedSegment& slot : ring) {
-    ring_fds.push_back(slot.fd());
-  }
+  start.ring_slots = ring.size();
   try {
     for (std::size_t i = 0; i < config.workers; ++i) {
       spawn(program, i);
       start.worker = i;
       try {
-        send_packet(workers_.back().socket, &start, sizeof start, {}, ring_fds);
+        send_start(start, ring);
       } catch (const std::system_error&) {  // EPIPE: it ended before its start arrived
-        throw WorkerProcessDied(describe_end(i) + " before it started");
+        throw_ended(i, " before it started");
       }
     }
   } catch (...) {
     stop_all();
     throw;
   }
+}
+
+// One message carries kLoaderMaxFds descriptors: a larger ring follows the start in RingParts. A
+// worker that does not read them holds the start only until a stop is requested.
+void WorkerProcesses::send_start(const LoaderStart& start, const std::vector<SharedSegment>& ring) {
+  const int socket = workers_.back().socket;
+  const GiveUp give_up = [] { return stop_requested(); };
+  std::size_t sent = 0;
+  do {
+    std::vector<int> fds;
+    for (std::size_t slot = sent; slot < ring.size() && fds.size() < kLoaderMaxFds; ++slot) {
+      fds.push_back(ring[slot].fd());
+    }
+    const RingPart part{sent};
+    const bool delivered = sent == 0 ? send_packet(socket, &start, sizeof start, {}, fds, give_up)
+                                     : send_packet(socket, &part, sizeof part, {}, fds, give_up);
+    if (!delivered) {
+      throw RunInterrupted(fmt::format("interrupted by {} while starting loader worker {}",
+                                       stop_requester(), start.worker));
+    }
+    sent += fds.size();
+  } while (sent < ring.size());
 }
 
 void WorkerProcesses::spawn(const std::string& program, std::size_t index) {
@@ -130,6 +150,24 @@ std::string WorkerProcesses::describe_end(std::size_t index) {
   return fmt::format("worker process {} (pid {}) {}", index, worker.pid,
                      worker.reaped ? describe_status(worker.status)
                                    : std::string("closed its socket and is still running"));
+}
+
+void WorkerProcesses::throw_ended(std::size_t index, const std::string& context) {
+  const std::string end = describe_end(index);
+  const Worker& worker = workers_[index];
+  const bool stop_signal =
+      worker.reaped && WIFSIGNALED(worker.status) &&
+      (WTERMSIG(worker.status) == SIGINT || WTERMSIG(worker.status) == SIGTERM);
+  // A worker killed by a stop signal (one started before it could ignore them): this process got
+  // the same signal, and its handler may run a moment after the hang-up was seen.
+  const auto grace = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (stop_signal && !stop_requested() && std::chrono::steady_clock::now() < grace) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (stop_requested()) {
+    throw RunInterrupted(fmt::format("interrupted by {} ({})", stop_requester(), end));
+  }
+  throw WorkerProcessDied(end + context);
 }
 
 void WorkerProcesses::stop_all() noexcept {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "harness/host/shared_segment.hpp"
+#include "harness/pipeline/loader_messages.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 
 namespace h2d {
@@ -43,6 +44,10 @@ class WorkerProcesses {
   // After the worker's stream ended: reaps it and says how it ended ("worker 2 (pid 812) was
   // killed by signal 9 (Killed)").
   std::string describe_end(std::size_t worker);
+  // After the worker's stream ended: throws RunInterrupted when the run was asked to stop (a signal
+  // to the process group reaches the workers and this process together, and whichever is noticed
+  // first it is an interruption), else WorkerProcessDied with how it ended and `context`.
+  [[noreturn]] void throw_ended(std::size_t worker, const std::string& context);
 
  private:
   struct Worker {
@@ -52,6 +57,7 @@ class WorkerProcesses {
     int status = 0;
   };
   void spawn(const std::string& program, std::size_t index);
+  void send_start(const LoaderStart& start, const std::vector<SharedSegment>& ring);
   void stop_all() noexcept;
 
   std::vector<Worker> workers_;
