@@ -89,22 +89,31 @@ def main():
     if end <= begin:
         fail(f"--from {args.start_ms} ms is past the window's end")
     shown = [e for e in ranges if e["ts"] < end and e["ts"] + e["dur"] > begin]
+    names = thread_names(events)
+    processes = {e.get("pid") for e in shown}
+
+    # A row per thread name: each epoch of a loop starts its own worker threads, and one row for
+    # "worker 0" across epochs reads as the timeline tools show it.
+    def row_of(event):
+        pid, tid = event.get("pid"), event.get("tid")
+        name = names.get((pid, tid)) or f"thread {tid}"
+        process = names.get((pid, None))
+        return f"{process}: {name}" if len(processes) > 1 and process else name
+
     rows = []
     for event in sorted(shown, key=lambda e: e["ts"]):
-        key = (event.get("pid"), event.get("tid"))
-        if key not in rows:
-            rows.append(key)
+        if row_of(event) not in rows:
+            rows.append(row_of(event))
     if len(rows) > MAX_ROWS:
         fail(f"{len(rows)} threads and streams in the window, more than {MAX_ROWS}: "
              "narrow it with --from/--to")
-    names = thread_names(events)
     width_us = end - begin
 
     fig, ax = plt.subplots(figsize=(12, 0.45 * len(rows) + 1.6))
     for row, key in enumerate(rows):
         # Nested ranges of a thread drawn thinner, inside their parents, as timelines show depth.
         open_ends = []
-        for event in sorted((e for e in shown if (e.get("pid"), e.get("tid")) == key),
+        for event in sorted((e for e in shown if row_of(e) == key),
                             key=lambda e: (e["ts"], -e["dur"])):
             while open_ends and open_ends[-1] <= event["ts"]:
                 open_ends.pop()
@@ -119,13 +128,8 @@ def main():
             if (right - left) / width_us >= LABEL_MIN_FRACTION and depth > 0:
                 ax.text((left + right - 2 * origin) / 2000.0, row, str(event.get("name", ""))[:40],
                         ha="center", va="center", fontsize=6, clip_on=True)
-    labels = []
-    for pid, tid in rows:
-        name = names.get((pid, tid)) or f"thread {tid}"
-        process = names.get((pid, None))
-        labels.append(f"{process}: {name}" if process and process != "h2dbench" else name)
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_yticklabels(rows, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim((begin - origin) / 1000.0, (end - origin) / 1000.0)
     ax.set_xlabel("milliseconds into the case")

@@ -503,6 +503,19 @@ class PublishedH200Reports(unittest.TestCase):
                       staging[1].get_legend_handles_labels()[1])
         matplotlib.pyplot.close("all")
 
+    def test_every_bar_of_a_panel_is_its_own_case(self):
+        """A bar's label keeps every key that tells its case from the others in the panel."""
+        report = plot_reports.load_report(os.path.join(H200, "quick.json"))
+        figures, _ = plot_reports.build_figures([report])
+        for name, fig in figures.items():
+            for ax in fig.axes:
+                rows = [row for row in bar_rows(ax) if row]
+                self.assertEqual(len(rows), len(set(rows)), f"{name}: {ax.get_title()}: {rows}")
+        train = [ax for ax in figures["pipeline_throughput"].axes
+                 if ax.get_title().startswith("pipeline/train")][0]
+        self.assertEqual(len(bar_rows(train)), 6)  # six pipeline/train cases in quick.json
+        matplotlib.pyplot.close("all")
+
     def test_all_three_reports_render_to_files(self):
         with tempfile.TemporaryDirectory(prefix="h2d_plots_h200_") as out:
             for name in ("quick", "memory", "images"):
@@ -567,6 +580,61 @@ class RealHostReports(unittest.TestCase):
                                        for m in "AB"))
         for fig in figures.values():
             matplotlib.pyplot.close(fig)
+
+
+class Timeline(unittest.TestCase):
+    """plots/plot_timeline.py: one case of a --trace file as a picture, bad input one line."""
+
+    TIMELINE = os.path.join(HERE, "..", "plots", "plot_timeline.py")
+    CASE = "host/pipeline/loop=train/workers=2"
+
+    def trace(self, folder):
+        events = [
+            {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "h2dbench host"}},
+            {"ph": "M", "name": "thread_name", "pid": 1, "tid": 7, "args": {"name": "h2dbench main"}},
+            {"ph": "M", "name": "thread_name", "pid": 1, "tid": 8, "args": {"name": "worker 0"}},
+            {"ph": "X", "cat": "case", "name": self.CASE, "ts": 1000, "dur": 9000, "pid": 1,
+             "tid": 7},
+            {"ph": "X", "cat": "setup", "name": "setup", "ts": 1100, "dur": 500, "pid": 1, "tid": 7},
+            {"ph": "X", "cat": "collate", "name": "collate batch 0", "ts": 2000, "dur": 3000,
+             "pid": 1, "tid": 8},
+            {"ph": "X", "cat": "copy", "name": "copy batch 0", "ts": 5000, "dur": 1000, "pid": 1,
+             "tid": 7},
+        ]
+        path = os.path.join(folder, "t.json")
+        with open(path, "w") as handle:
+            json.dump({"traceEvents": events}, handle)
+        return path
+
+    def run_timeline(self, *args):
+        return subprocess.run([sys.executable, self.TIMELINE, *args], capture_output=True,
+                              text=True, check=False)
+
+    def test_a_case_is_drawn_a_row_a_thread(self):
+        with tempfile.TemporaryDirectory(prefix="h2d_timeline_") as folder:
+            out = os.path.join(folder, "case.png")
+            result = self.run_timeline(self.trace(folder), "--case", self.CASE, "-o", out,
+                                       "--from", "0.5", "--to", "6")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(out, "rb") as png:
+                self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_bad_input_is_one_line_and_exit_2(self):
+        with tempfile.TemporaryDirectory(prefix="h2d_timeline_") as folder:
+            trace = self.trace(folder)
+            missing = self.run_timeline(trace, "--case", "no/such/case")
+            self.assertEqual(missing.returncode, 2)
+            self.assertIn("--case 'no/such/case' is not in the trace; its cases: " + self.CASE,
+                          missing.stderr)
+            garbage = os.path.join(folder, "garbage.json")
+            with open(garbage, "w") as handle:
+                handle.write("{not json")
+            broken = self.run_timeline(garbage, "--case", self.CASE)
+            self.assertEqual(broken.returncode, 2)
+            self.assertEqual(len(broken.stderr.strip().split("\n")), 1, broken.stderr)
+            past = self.run_timeline(trace, "--case", self.CASE, "--from", "50")
+            self.assertEqual(past.returncode, 2)
+            self.assertIn("past the window's end", past.stderr)
 
 
 if __name__ == "__main__":
