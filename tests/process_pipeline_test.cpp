@@ -326,6 +326,23 @@ TEST(ProcessPipeline, ARingOfMoreSlotsThanOneMessageCarriesDeliversEveryBatchInt
   }
 }
 
+// What a 64-core machine runs: 64 worker processes, prefetch 4, the ring their default (263
+// slots), every batch verified.
+TEST(ProcessPipeline, SixtyFourWorkersWithPrefetchFourDeliverEveryBatchIntact) {
+  PipelineConfig config = process_config(PinMode::none, ShmMode::reused);
+  config.workers = 64;
+  config.prefetch = 4;
+  config.batches = 256;
+  config.verify_every = 1;
+  SCOPED_TRACE(describe(config));
+  HostStepEngine engine(config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+  EXPECT_EQ(result.verified, config.batches) << describe_result(result);
+  EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+}
+
 TEST(ProcessPipeline, OneWorkerWithPrefetchOneDeliversEveryBatchIntact) {
   for (const Mode& mode : kModes) {
     PipelineConfig config = process_config(mode.pin, mode.shm);

@@ -35,6 +35,8 @@ filter+=':RunRing.*:BounceRingGpu.ReshapesWithinItsCapacityAndRefusesBeyondIt'
 # (the workers themselves are single-threaded programs). Not the decode case: each worker makes the
 # image set again, which costs a minute under TSan.
 filter+=':ProcessPipeline.*:-ProcessPipeline.WorkerProcessesDecodeTheRunsImages'
+# 64 worker processes under TSan each carry its shadow memory: the plain and ASan runs cover them.
+filter+=':ProcessPipeline.SixtyFourWorkersWithPrefetchFourDeliverEveryBatchIntact'
 # The soak command's random configurations on the host-only pipeline (no simulated GPU): twenty
 # configurations in its 2 s, where on the sim under TSan its first one alone ran 150 s (27 batches
 # of 3x128x128 tiles through simulated kernels). The GPU pipeline is the slow-link cases above.
