@@ -55,6 +55,16 @@ PipelineConfig process_config(PinMode pin, ShmMode shm, LoopKind loop = LoopKind
   return config;
 }
 
+// One epoch of `config` that must complete with every batch intact; its result, for more checks.
+EpochResult expect_every_batch_intact(const PipelineConfig& config) {
+  HostStepEngine engine(config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+  EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+  return result;
+}
+
 // The segment names in /dev/shm whose maker no longer runs: what a loop must never leave. (Names
 // of running processes are left out: other tests make and unlink segments at the same time.)
 std::set<std::string> stale_segment_names() {
@@ -318,11 +328,7 @@ TEST(ProcessPipeline, ARingOfMoreSlotsThanOneMessageCarriesDeliversEveryBatchInt
     config.slots = 263;  // 64 workers x prefetch 4's default ring
     config.batches = 300;
     SCOPED_TRACE(describe(config));
-    HostStepEngine engine(config);
-    Pipeline pipeline(config, engine);
-    const EpochResult result = pipeline.run_epoch();
-    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
-    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+    expect_every_batch_intact(config);
   }
 }
 
@@ -335,12 +341,8 @@ TEST(ProcessPipeline, SixtyFourWorkersWithPrefetchFourDeliverEveryBatchIntact) {
   config.batches = 256;
   config.verify_every = 1;
   SCOPED_TRACE(describe(config));
-  HostStepEngine engine(config);
-  Pipeline pipeline(config, engine);
-  const EpochResult result = pipeline.run_epoch();
-  EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+  const EpochResult result = expect_every_batch_intact(config);
   EXPECT_EQ(result.verified, config.batches) << describe_result(result);
-  EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
 }
 
 TEST(ProcessPipeline, OneWorkerWithPrefetchOneDeliversEveryBatchIntact) {
@@ -350,12 +352,8 @@ TEST(ProcessPipeline, OneWorkerWithPrefetchOneDeliversEveryBatchIntact) {
     config.workers = 1;
     config.prefetch = 1;
     SCOPED_TRACE(describe(config));
-    HostStepEngine engine(config);
-    Pipeline pipeline(config, engine);
-    const EpochResult result = pipeline.run_epoch();
-    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+    const EpochResult result = expect_every_batch_intact(config);
     EXPECT_EQ(result.verified, config.batches / config.verify_every) << describe_result(result);
-    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
   }
 }
 
@@ -380,11 +378,7 @@ TEST(ProcessPipeline, SplitMembersMapOnMachinesWithLargerPages) {
     config.tile = 24;
     SCOPED_TRACE(describe(config));
     EXPECT_EQ(SlotLayout(config).ids_offset() % (64 * 1024), 0u);
-    HostStepEngine engine(config);
-    Pipeline pipeline(config, engine);
-    const EpochResult result = pipeline.run_epoch();
-    EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
-    EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+    expect_every_batch_intact(config);
   }
 }
 
