@@ -252,6 +252,56 @@ TEST(PeerRun, NvbandwidthGivenByPathThatIsNoProgramIsOneLine) {
   EXPECT_TRUE(std::filesystem::exists(out));
 }
 
+// scripts/peers/pytorch_peer.py against the stand-in torch of tests/fixtures/stand_in_torch (it
+// measures nothing: its figures only prove the plumbing).
+std::string stand_in_torch(const std::filesystem::path& folder, bool cuda) {
+  return path_with(folder) + " PYTHONPATH=" +
+         shell_quote(h2d::testing::source_dir() + "/tests/fixtures/stand_in_torch") +
+         " H2D_STAND_IN_TORCH_LOG=" + shell_quote((folder / "torch.log").string()) +
+         " H2D_STAND_IN_CUDA=" + (cuda ? "1" : "0");
+}
+
+TEST(PeerPytorch, MeasuresCopiesAndTheDataLoaderAndPairsThem) {
+  const auto folder = h2d_test::scratch_folder("peer_pytorch");
+  const auto out = folder / "peers.json";
+  const auto result = h2d_test::run_h2dbench(
+      "peers --sizes 1MiB --out " + shell_quote(out.string()), stand_in_torch(folder, true));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("h2dbench: peers: pytorch (python3 "), std::string::npos)
+      << result.output;
+  const nlohmann::json report = read_json(out);
+  EXPECT_EQ(run_of(report, "pytorch")["status"], "measured") << report["h2dbench"]["peers"];
+  const auto figures = h2d::peer_figures_from_report(report);
+  ASSERT_EQ(figures.size(), 6U) << report["h2dbench"]["peers"];
+  EXPECT_EQ(figures[0].test, "to_cuda_pageable");
+  EXPECT_EQ(figures[0].pairs_with, "h2d/memory/dir=h2d/kind=pageable/mode=sync/bytes=1MiB");
+  EXPECT_EQ(figures[1].test, "to_cuda_pinned");
+  EXPECT_EQ(figures[1].pairs_with, "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=1MiB");
+  EXPECT_EQ(figures[1].version, "0.0+stand-in");
+  EXPECT_EQ(figures[5].test, "dataloader num_workers=4 pin_memory=True");
+  EXPECT_EQ(figures[5].unit, "samples/s");
+  std::ifstream log(folder / "torch.log");
+  const std::string calls((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(calls.find("DataLoader batch_size=16 num_workers=4 pin_memory=True"), std::string::npos)
+      << calls;
+}
+
+TEST(PeerPytorch, WithoutCudaMeasuresOnlyTheLoaderAndSaysWhy) {
+  const auto folder = h2d_test::scratch_folder("peer_pytorch_no_cuda");
+  const auto out = folder / "peers.json";
+  const auto result = h2d_test::run_h2dbench(
+      "peers --sizes 1MiB --out " + shell_quote(out.string()), stand_in_torch(folder, false));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("torch.cuda.is_available() is False"), std::string::npos)
+      << result.output;
+  const nlohmann::json report = read_json(out);
+  const auto figures = h2d::peer_figures_from_report(report);
+  ASSERT_EQ(figures.size(), 4U);
+  EXPECT_EQ(figures[0].test, "dataloader num_workers=0 pin_memory=False");
+  EXPECT_NE(run_of(report, "pytorch")["reason"].get<std::string>().find("not measured"),
+            std::string::npos);
+}
+
 TEST(PeerCommand, RefusesSizesNvbandwidthCannotTake) {
   const auto result =
       h2d_test::run_h2dbench("peers --sizes 4KiB --out /tmp/h2d-never-written.json");
