@@ -24,6 +24,8 @@
 #include "harness/cuda/latch_probe.hpp"
 #include "harness/decode/image_set_json.hpp"
 #include "harness/decode/run_images.hpp"
+#include "harness/peers/peer_pairing.hpp"
+#include "harness/peers/peer_session.hpp"
 #include "harness/report/counter_declarations_json.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
@@ -157,6 +159,17 @@ void announce_duration(std::size_t cases, const StoppingRule& rule) {
           rough_duration(static_cast<double>(cases) * rule.cap_seconds()))));
 }
 
+// The run's pinned async copy sizes and its loader cases, for the peers to measure beside them.
+PeerRequest peer_request(const RunOptions& options, const nlohmann::json& report) {
+  constexpr std::size_t kMostPeerSizes = 3;  // nvbandwidth takes seconds a size
+  PeerRequest request;
+  request.nvbandwidth = options.nvbandwidth;
+  request.limit = std::chrono::milliseconds(static_cast<long long>(options.peer_limit_s * 1000));
+  request.sizes = peer_copy_sizes(report, kMostPeerSizes);
+  request.report = report;
+  return request;
+}
+
 int run_command(const std::vector<std::string>& args, const std::string& program) {
   RunContext context;
   context.options = parse_run_options(args, /*listing=*/false);
@@ -227,6 +240,12 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   case_context.latching = latching_of(context.latches);
   context.stopping_rule = case_context.stopping_rule;
   announce_duration(selection.cases.size(), case_context.stopping_rule);
+  if (context.options.peers) {
+    fmt::print("{}", wrap_line(fmt::format(
+                         "h2dbench: --peers: after the cases, nvbandwidth and PyTorch where found, "
+                         "at most {:g} s each",
+                         context.options.peer_limit_s)));
+  }
   nvtx_name_this_thread("h2dbench main");
   if (context.options.profile) {
     fmt::print("h2dbench: profile mode: {} measurements per case, no repetitions\n",
@@ -258,6 +277,10 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   if (trace) {
     record_trace(*trace, *context.options.trace, context.discovery, report);
   }
+  if (context.options.peers && !stop_requested()) {
+    write_json_atomically(out, report);  // a peer that takes the machine down leaves the cases
+    report["h2dbench"]["peers"] = run_peers(peer_request(context.options, report));
+  }
   write_json_atomically(out, report);
 
   print_skipped(context.outcomes.skipped);
@@ -278,7 +301,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
     "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--images DIR] "
-    "[--console compact|full] [--benchmark_*...]";
+    "[--console compact|full] [--peers] [--nvbandwidth PATH] [--peer-limit SECONDS] "
+    "[--benchmark_*...]";
 
 [[maybe_unused]] const bool run_command_registered = register_command({
     "run",

@@ -52,7 +52,10 @@ CommandSyntax run_syntax(bool listing) {
                                                  {"--trace", "a file such as t.json"},
                                                  {"--watchdog", "seconds, such as 30 or 2m"},
                                                  {"--images", "a folder of .jpg/.jpeg files"},
-                                                 {"--console", "compact or full"}});
+                                                 {"--console", "compact or full"},
+                                                 {"--peers", ""},
+                                                 {"--nvbandwidth", "the nvbandwidth program"},
+                                                 {"--peer-limit", "seconds, such as 60 or 2m"}});
   }
   return syntax;
 }
@@ -85,6 +88,12 @@ std::string run_options_help(bool listing) {
          "                                default: generated 256x256 and 512x512 tiles)\n"
          "  --console compact|full        a row a case with its figure (default), or Google\n"
          "                                Benchmark's table with every counter\n"
+         "  --peers                       after the cases, run nvbandwidth and PyTorch (when "
+         "found)\n"
+         "                                at the run's sizes; their figures go to h2dbench.peers\n"
+         "  --nvbandwidth PATH            the nvbandwidth program (default: found on PATH);\n"
+         "                                implies --peers\n"
+         "  --peer-limit SECONDS          each peer's time bound, then it is killed (default: 60)\n"
          "  --benchmark_*                 passed to Google Benchmark, e.g. "
          "--benchmark_repetitions=5\n"
          "\nexit codes: 0 done, 1 a case failed (wrong data, a CUDA error, a stall), 2 bad input, "
@@ -134,6 +143,15 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
     }
   }
   options.images = parsed.get("--images");
+  options.nvbandwidth = parsed.get("--nvbandwidth");
+  options.peers = parsed.has("--peers") || options.nvbandwidth.has_value();
+  if (const auto limit = parsed.get("--peer-limit")) {
+    try {
+      options.peer_limit_s = parse_duration_s(*limit);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(fmt::format("--peer-limit: {}", error.what()));
+    }
+  }
   options.benchmark_flags = parsed.passthrough;
   check_benchmark_flags(options.benchmark_flags);
   options.benchmark_filter = benchmark_flag(options.benchmark_flags, "filter").value_or("");

@@ -29,6 +29,9 @@ struct RunOptions {
   std::vector<std::string> benchmark_flags;    // --benchmark_*, checked, passed to Google Benchmark
   std::string benchmark_filter;  // --benchmark_filter's value, applied when cases are selected
   bool all_cases = false;        // list --all: also the GPU cases where no GPU is usable
+  bool peers = false;            // --peers: nvbandwidth and PyTorch after the cases
+  std::optional<std::string> nvbandwidth;  // --nvbandwidth PATH (implies --peers)
+  double peer_limit_s = 60;                // --peer-limit SECONDS: each peer's time bound
 };
 
 // The options of `run` (listing false) or `list` (true) and what they mean, one line each, for

@@ -14,6 +14,7 @@
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopping_rule.hpp"
 #include "harness/report/json_fields.hpp"
+#include "harness/report/peer_gaps.hpp"
 #include "harness/report/ring_reading.hpp"
 #include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
@@ -489,6 +490,7 @@ RunSummary summarize_report(const nlohmann::json& report) {
   if (auto note = steal_note(report)) {
     summary.notes.push_back(std::move(*note));
   }
+  summary.peer_gaps = peer_gap_lines(report);
   return summary;
 }
 
@@ -509,6 +511,12 @@ std::string format_summary(const RunSummary& summary) {
     }
     for (const std::string& line : family.warnings) {
       out += "  warning: " + line + "\n";
+    }
+  }
+  if (!summary.peer_gaps.empty()) {
+    out += "beside the peers (ours, theirs, our gap)\n";
+    for (const std::string& line : summary.peer_gaps) {
+      out += "  " + line + "\n";
     }
   }
   for (const std::string& note : summary.notes) {

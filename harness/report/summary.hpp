@@ -27,7 +27,8 @@ struct FamilySummary {
 
 struct RunSummary {
   std::vector<FamilySummary> families;
-  std::vector<std::string> notes;  // run-wide: failed, skipped cases and families
+  std::vector<std::string> notes;      // run-wide: failed, skipped cases and families
+  std::vector<std::string> peer_gaps;  // our figure beside a peer tool's (peer_gaps.hpp)
 };
 
 RunSummary summarize_report(const nlohmann::json& report);

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace h2d {
+
+// How a peer program's run ended.
+enum class ProcessEnding { exited, killed_at_limit, signalled, could_not_start };
+
+struct ProcessOutcome {
+  ProcessEnding ending = ProcessEnding::could_not_start;
+  int exit_code = -1;  // when it exited
+  std::string output;  // stdout and stderr together, at most the cap asked for
+  double elapsed_s = 0;
+};
+
+// Runs `argv` (argv[0] found on PATH when it has no '/') with stdout and stderr captured, for at
+// most `limit`: then its whole process group is killed, so a peer that hangs (or leaves children
+// behind) costs the bound and nothing more. Output beyond `max_output_bytes` is read and dropped.
+ProcessOutcome run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
+                           std::size_t max_output_bytes = std::size_t{4} << 20);
+
+// "exited with code 1", "killed after 60 s (the time bound)", ...: why a run gave no figures.
+std::string describe_ending(const ProcessOutcome& outcome, std::chrono::milliseconds limit);
+
+// The command line as a user would type it (words with spaces or quotes single-quoted).
+std::string command_text(const std::vector<std::string>& argv);
+
+// The full path of `program` on PATH (or `program` itself when it names a file), or empty.
+std::string find_program(const std::string& program);
+
+}  // namespace h2d

@@ -1,0 +1,54 @@
+#include "harness/peers/nvbandwidth_peer.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "harness/peers/nvbandwidth_output.hpp"
+#include "harness/peers/peer_pairing.hpp"
+#include "harness/peers/peer_process_failure.hpp"
+
+namespace h2d {
+
+const std::vector<std::string>& nvbandwidth_tests() {
+  static const std::vector<std::string> tests = {
+      "host_to_device_memcpy_ce", "device_to_host_memcpy_ce",
+      "host_to_device_bidirectional_memcpy_ce", "device_to_host_bidirectional_memcpy_ce"};
+  return tests;
+}
+
+std::vector<std::string> nvbandwidth_command(const std::string& program, std::uint64_t bytes) {
+  std::vector<std::string> argv = {program, "-b", std::to_string(bytes >> 20), "-t"};
+  argv.insert(argv.end(), nvbandwidth_tests().begin(), nvbandwidth_tests().end());
+  return argv;
+}
+
+PeerRun read_nvbandwidth_run(const std::vector<std::string>& argv, std::uint64_t bytes,
+                             const ProcessOutcome& outcome, std::chrono::milliseconds limit) {
+  // The unidirectional tests are the copies h2d/memory times; the bidirectional ones have no
+  // h2dbench case (yet) and stand alone.
+  static const std::map<std::string, std::string> direction_of = {
+      {"host_to_device_memcpy_ce", "h2d"}, {"device_to_host_memcpy_ce", "d2h"}};
+  PeerRun run{"nvbandwidth", command_text(argv), "failed", "", outcome.elapsed_s, {}};
+  if (auto failure = process_failure(outcome, limit)) {
+    run.reason = std::move(*failure);
+    return run;
+  }
+  std::string why;
+  const auto parsed = parse_nvbandwidth_output(outcome.output, why);
+  if (!parsed) {
+    run.reason = why;
+    return run;
+  }
+  run.status = "measured";
+  for (const NvbandwidthOutput::Sum& sum : parsed->sums) {
+    const auto dir = direction_of.find(sum.test);
+    run.figures.push_back(
+        {"nvbandwidth", parsed->version, run.command, sum.test, bytes, sum.gb_per_s, "GB/s",
+         dir == direction_of.end() ? std::string()
+                                   : memory_case(dir->second, "pinned", "async", bytes)});
+  }
+  return run;
+}
+
+}  // namespace h2d

@@ -1,0 +1,312 @@
+// The peer tools beside h2dbench: nvbandwidth's recorded v0.8 output read back, stand-in
+// nvbandwidth programs (the recorded output, a failure, a hang, garbage, none at all) run by
+// `h2dbench peers` and `run --peers`, and the gap the summary prints.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/peers/bounded_process.hpp"
+#include "harness/peers/nvbandwidth_output.hpp"
+#include "harness/peers/nvbandwidth_peer.hpp"
+#include "harness/peers/peer_pairing.hpp"
+#include "harness/report/peer_figures.hpp"
+#include "harness/report/peer_gaps.hpp"
+#include "harness/report/report_file.hpp"
+#include "harness/report/summary.hpp"
+#include "tests/h2dbench_process.hpp"
+
+namespace {
+
+using h2d_test::shell_quote;
+
+const std::string kRecorded = "/results/2026-12-04_h200-pcie5/";
+
+std::string recorded(const std::string& file) {
+  std::ifstream in(h2d::testing::source_dir() + kRecorded + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// A program named `name` in `folder` running `body` under /bin/sh.
+void write_stand_in(const std::filesystem::path& folder, const std::string& name,
+                    const std::string& body) {
+  const auto path = folder / name;
+  std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+}
+
+// PATH with `folder` first and no python3 that can import torch (the stand-in torch is elsewhere).
+std::string path_with(const std::filesystem::path& folder) {
+  return "PATH=" + shell_quote(folder.string() + ":/usr/bin:/bin");
+}
+
+const nlohmann::json& run_of(const nlohmann::json& report, const std::string& peer) {
+  for (const nlohmann::json& run : report["h2dbench"]["peers"]["runs"]) {
+    if (run["peer"] == peer) {
+      return run;
+    }
+  }
+  static const nlohmann::json none;
+  return none;
+}
+
+TEST(PeerNvbandwidthOutput, ReadsTheRecordedV08Output) {
+  std::string why;
+  const auto at64 = h2d::parse_nvbandwidth_output(recorded("nvbw64.log"), why);
+  ASSERT_TRUE(at64) << why;
+  EXPECT_EQ(at64->version, "v0.8");
+  ASSERT_EQ(at64->sums.size(), 2U);
+  EXPECT_EQ(at64->sums[0].test, "host_to_device_memcpy_ce");
+  EXPECT_DOUBLE_EQ(at64->sums[0].gb_per_s, 55.42);
+  EXPECT_EQ(at64->sums[1].test, "device_to_host_memcpy_ce");
+  EXPECT_DOUBLE_EQ(at64->sums[1].gb_per_s, 55.31);
+
+  const auto full = h2d::parse_nvbandwidth_output(recorded("nvbw.log"), why);
+  ASSERT_TRUE(full) << why;
+  ASSERT_EQ(full->sums.size(), 6U);
+  EXPECT_EQ(full->sums[2].test, "host_to_device_bidirectional_memcpy_ce");
+  EXPECT_DOUBLE_EQ(full->sums[2].gb_per_s, 49.31);
+  EXPECT_DOUBLE_EQ(full->sums[5].gb_per_s, 52.65);
+}
+
+TEST(PeerNvbandwidthOutput, RefusesOutputThatIsNotNvbandwidths) {
+  std::string why;
+  EXPECT_FALSE(h2d::parse_nvbandwidth_output("Segmentation fault\nSUM x y\nSUM a 1 2\n", why));
+  EXPECT_NE(why.find("not nvbandwidth's"), std::string::npos) << why;
+  EXPECT_FALSE(h2d::parse_nvbandwidth_output("nvbandwidth Version: v0.8\nWaived\n", why));
+  EXPECT_NE(why.find("no 'SUM"), std::string::npos) << why;
+}
+
+TEST(PeerNvbandwidthRun, PairsEachDirectionWithItsPinnedAsyncCase) {
+  const auto argv = h2d::nvbandwidth_command("nvbandwidth", std::uint64_t{64} << 20);
+  EXPECT_EQ(h2d::command_text(argv),
+            "nvbandwidth -b 64 -t host_to_device_memcpy_ce device_to_host_memcpy_ce "
+            "host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce");
+  h2d::ProcessOutcome outcome;
+  outcome.ending = h2d::ProcessEnding::exited;
+  outcome.exit_code = 0;
+  outcome.output = recorded("nvbw.log");
+  const h2d::PeerRun run =
+      h2d::read_nvbandwidth_run(argv, std::uint64_t{512} << 20, outcome, std::chrono::seconds(60));
+  EXPECT_EQ(run.status, "measured");
+  ASSERT_EQ(run.figures.size(), 6U);
+  EXPECT_EQ(run.figures[0].pairs_with, "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=512MiB");
+  EXPECT_EQ(run.figures[1].pairs_with, "h2d/memory/dir=d2h/kind=pinned/mode=async/bytes=512MiB");
+  EXPECT_EQ(run.figures[2].pairs_with, "") << "no h2dbench case is bidirectional";
+  EXPECT_EQ(run.figures[0].version, "v0.8");
+  EXPECT_EQ(run.figures[0].unit, "GB/s");
+}
+
+TEST(PeerPairing, HandsNvbandwidthTheRunsWholeMiBPinnedAsyncSizes) {
+  const h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
+  const auto sizes = h2d::peer_copy_sizes(quick.document, 3);
+  ASSERT_EQ(sizes.size(), 2U) << "quick measures 4KiB, 1MiB and 64MiB; 4KiB is no whole MiB";
+  EXPECT_EQ(sizes[0], std::uint64_t{1} << 20);
+  EXPECT_EQ(sizes[1], std::uint64_t{64} << 20);
+  EXPECT_EQ(h2d::peer_copy_sizes(quick.document, 1).size(), 1U);
+}
+
+TEST(PeerBoundedProcess, KillsAHangingProgramAndWhatItStartedAtTheBound) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto outcome = h2d::run_bounded({"/bin/sh", "-c", "echo before; sleep 30 & sleep 30"},
+                                        std::chrono::milliseconds(500));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(outcome.ending, h2d::ProcessEnding::killed_at_limit);
+  EXPECT_EQ(outcome.output, "before\n");
+  EXPECT_EQ(h2d::run_bounded({"no-such-program-h2d"}, std::chrono::seconds(1)).ending,
+            h2d::ProcessEnding::could_not_start);
+}
+
+// Gap lines read from a report of the H200's quick run with nvbandwidth's recorded figures.
+TEST(PeerGap, SummaryPrintsOursBesideNvbandwidthsWithTheGap) {
+  h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
+  h2d::ProcessOutcome outcome;
+  outcome.ending = h2d::ProcessEnding::exited;
+  outcome.exit_code = 0;
+  outcome.output = recorded("nvbw64.log");
+  const std::uint64_t bytes = std::uint64_t{64} << 20;
+  const auto run = h2d::read_nvbandwidth_run(h2d::nvbandwidth_command("nvbandwidth", bytes), bytes,
+                                             outcome, std::chrono::seconds(60));
+  quick.document["h2dbench"]["peers"] = h2d::peers_to_json({run}, 60);
+  const auto lines = h2d::peer_gap_lines(quick.document);
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0], "pinned H2D 64 MiB: 55.12 GB/s, nvbandwidth 55.42 (-0.5%)");
+  EXPECT_EQ(lines[1], "pinned D2H 64 MiB: 55.01 GB/s, nvbandwidth 55.31 (-0.5%)");
+  const std::string printed = h2d::format_summary(h2d::summarize_report(quick.document));
+  EXPECT_NE(printed.find("  pinned H2D 64 MiB: 55.12 GB/s, nvbandwidth 55.42 (-0.5%)\n"),
+            std::string::npos)
+      << printed;
+
+  const auto folder = h2d_test::scratch_folder("peer_gap");
+  h2d::write_json_atomically((folder / "with_peers.json").string(), quick.document);
+  const auto summary =
+      h2d_test::run_h2dbench("summary " + shell_quote((folder / "with_peers.json").string()));
+  EXPECT_EQ(summary.exit_code, 0) << summary.output;
+  EXPECT_NE(summary.output.find("pinned D2H 64 MiB: 55.01 GB/s, nvbandwidth 55.31 (-0.5%)"),
+            std::string::npos)
+      << summary.output;
+}
+
+TEST(PeerCommand, WritesAReportOfTheRecordedNvbandwidthFigures) {
+  const auto folder = h2d_test::scratch_folder("peer_recorded");
+  write_stand_in(folder, "nvbandwidth",
+                 "cat " + shell_quote(h2d::testing::source_dir() + kRecorded + "nvbw64.log"));
+  const auto out = folder / "peers.json";
+  const auto result = h2d_test::run_h2dbench(
+      "peers --sizes 64MiB --out " + shell_quote(out.string()), path_with(folder));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("nvbandwidth (" + (folder / "nvbandwidth").string() + ") at 64MiB"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("at most 60 s"), std::string::npos) << result.output;
+  const nlohmann::json report = read_json(out);
+  EXPECT_TRUE(report["benchmarks"].is_array() && report["benchmarks"].empty());
+  const auto figures = h2d::peer_figures_from_report(report);
+  ASSERT_EQ(figures.size(), 2U);
+  EXPECT_EQ(figures[0].test, "host_to_device_memcpy_ce");
+  EXPECT_EQ(figures[0].bytes, std::uint64_t{64} << 20);
+  EXPECT_DOUBLE_EQ(figures[0].value, 55.42);
+  EXPECT_EQ(figures[0].version, "v0.8");
+  EXPECT_NE(figures[0].command.find("-b 64 -t host_to_device_memcpy_ce"), std::string::npos);
+  EXPECT_EQ(run_of(report, "nvbandwidth")["status"], "measured");
+}
+
+struct BadPeer {
+  std::string name;
+  std::string body;
+  std::string reason;  // what the line and the report say
+};
+
+class PeerFailure : public ::testing::TestWithParam<BadPeer> {};
+
+TEST_P(PeerFailure, CostsOneLineAndTheReportRecordsWhy) {
+  const BadPeer& bad = GetParam();
+  const auto folder = h2d_test::scratch_folder("peer_" + bad.name);
+  write_stand_in(folder, "nvbandwidth", bad.body);
+  const auto out = folder / "peers.json";
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = h2d_test::run_h2dbench(
+      "peers --peer-limit 2 --out " + shell_quote(out.string()), path_with(folder));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string line = "h2dbench: peers: nvbandwidth failed: " + bad.reason;
+  EXPECT_NE(result.output.find(line), std::string::npos) << result.output;
+  const nlohmann::json report = read_json(out);
+  const nlohmann::json& run = run_of(report, "nvbandwidth");
+  EXPECT_EQ(run["status"], "failed");
+  EXPECT_NE(run["reason"].get<std::string>().find(bad.reason), std::string::npos) << run;
+  EXPECT_TRUE(report["h2dbench"]["peers"]["figures"].empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    PeerStandIns, PeerFailure,
+    ::testing::Values(BadPeer{"exits_1", "echo 'CUDA error: no device' >&2; exit 1",
+                              "exited with code 1: CUDA error: no device"},
+                      BadPeer{"hangs", "echo starting; sleep 300",
+                              "killed after 2 s (its time bound)"},
+                      BadPeer{"garbage", "echo 'SUM of nothing'; head -c 300 /dev/urandom | od",
+                              "its output has no version line and no 'SUM <test> <GB/s>' line"}),
+    [](const ::testing::TestParamInfo<BadPeer>& param_info) { return param_info.param.name; });
+
+TEST(PeerRun, AMissingNvbandwidthIsOneLineAndTheRunEndsAsItWouldHave) {
+  const auto folder = h2d_test::scratch_folder("peer_missing");
+  const auto out = folder / "report.json";
+  const auto result = h2d_test::run_h2dbench(
+      "run --preset quick --filter '^host/memcpy/' --peers --out " + shell_quote(out.string()),
+      path_with(folder));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("--peers: after the cases, nvbandwidth and PyTorch where found, at "
+                               "most 60 s each"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(
+      result.output.find("h2dbench: peers: nvbandwidth skipped: nvbandwidth not found on PATH"),
+      std::string::npos)
+      << result.output;
+  const nlohmann::json report = read_json(out);
+  EXPECT_FALSE(report["benchmarks"].empty()) << "the cases are all there";
+  EXPECT_EQ(run_of(report, "nvbandwidth")["status"], "skipped");
+  EXPECT_EQ(run_of(report, "pytorch")["status"], "skipped");
+}
+
+TEST(PeerRun, NvbandwidthGivenByPathThatIsNoProgramIsOneLine) {
+  const auto folder = h2d_test::scratch_folder("peer_bad_path");
+  const auto out = folder / "peers.json";
+  const auto result = h2d_test::run_h2dbench(
+      "peers --nvbandwidth /nonexistent/nvbandwidth --out " + shell_quote(out.string()),
+      path_with(folder));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("--nvbandwidth '/nonexistent/nvbandwidth' is no executable file"),
+            std::string::npos)
+      << result.output;
+  EXPECT_TRUE(std::filesystem::exists(out));
+}
+
+// scripts/peers/pytorch_peer.py against the stand-in torch of tests/fixtures/stand_in_torch (it
+// measures nothing: its figures only prove the plumbing).
+std::string stand_in_torch(const std::filesystem::path& folder, bool cuda) {
+  return path_with(folder) + " PYTHONPATH=" +
+         shell_quote(h2d::testing::source_dir() + "/tests/fixtures/stand_in_torch") +
+         " H2D_STAND_IN_TORCH_LOG=" + shell_quote((folder / "torch.log").string()) +
+         " H2D_STAND_IN_CUDA=" + (cuda ? "1" : "0");
+}
+
+TEST(PeerPytorch, MeasuresCopiesAndTheDataLoaderAndPairsThem) {
+  const auto folder = h2d_test::scratch_folder("peer_pytorch");
+  const auto out = folder / "peers.json";
+  const auto result = h2d_test::run_h2dbench(
+      "peers --sizes 1MiB --out " + shell_quote(out.string()), stand_in_torch(folder, true));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("h2dbench: peers: pytorch (python3 "), std::string::npos)
+      << result.output;
+  const nlohmann::json report = read_json(out);
+  EXPECT_EQ(run_of(report, "pytorch")["status"], "measured") << report["h2dbench"]["peers"];
+  const auto figures = h2d::peer_figures_from_report(report);
+  ASSERT_EQ(figures.size(), 6U) << report["h2dbench"]["peers"];
+  EXPECT_EQ(figures[0].test, "to_cuda_pageable");
+  EXPECT_EQ(figures[0].pairs_with, "h2d/memory/dir=h2d/kind=pageable/mode=sync/bytes=1MiB");
+  EXPECT_EQ(figures[1].test, "to_cuda_pinned");
+  EXPECT_EQ(figures[1].pairs_with, "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=1MiB");
+  EXPECT_EQ(figures[1].version, "0.0+stand-in");
+  EXPECT_EQ(figures[5].test, "dataloader num_workers=4 pin_memory=True");
+  EXPECT_EQ(figures[5].unit, "samples/s");
+  std::ifstream log(folder / "torch.log");
+  const std::string calls((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(calls.find("DataLoader batch_size=16 num_workers=4 pin_memory=True"), std::string::npos)
+      << calls;
+}
+
+TEST(PeerPytorch, WithoutCudaMeasuresOnlyTheLoaderAndSaysWhy) {
+  const auto folder = h2d_test::scratch_folder("peer_pytorch_no_cuda");
+  const auto out = folder / "peers.json";
+  const auto result = h2d_test::run_h2dbench(
+      "peers --sizes 1MiB --out " + shell_quote(out.string()), stand_in_torch(folder, false));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("torch.cuda.is_available() is False"), std::string::npos)
+      << result.output;
+  const nlohmann::json report = read_json(out);
+  const auto figures = h2d::peer_figures_from_report(report);
+  ASSERT_EQ(figures.size(), 4U);
+  EXPECT_EQ(figures[0].test, "dataloader num_workers=0 pin_memory=False");
+  EXPECT_NE(run_of(report, "pytorch")["reason"].get<std::string>().find("not measured"),
+            std::string::npos);
+}
+
+TEST(PeerCommand, RefusesSizesNvbandwidthCannotTake) {
+  const auto result =
+      h2d_test::run_h2dbench("peers --sizes 4KiB --out /tmp/h2d-never-written.json");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("not a whole number of MiB"), std::string::npos) << result.output;
+}
+
+}  // namespace
