@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "harness/peers/bounded_process.hpp"
@@ -17,6 +18,7 @@
 #include "harness/report/peer_gaps.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
+#include "tests/gpu_test_support.hpp"
 #include "tests/h2dbench_process.hpp"
 
 namespace {
@@ -307,6 +309,40 @@ TEST(PeerCommand, RefusesSizesNvbandwidthCannotTake) {
       h2d_test::run_h2dbench("peers --sizes 4KiB --out /tmp/h2d-never-written.json");
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("not a whole number of MiB"), std::string::npos) << result.output;
+}
+
+// The whole of run --peers on a GPU (the simulated one in CI): nvbandwidth (a stand-in printing the
+// recorded v0.8 output at 64 MiB, failing at any other size) beside the quick run's pinned async
+// copies, its figures paired with those cases and the gap in the verdict.
+TEST(PeersGpu, RunPairsNvbandwidthWithThePinnedAsyncCopiesAndPrintsTheGap) {
+  H2D_REQUIRE_GPU();
+  const auto folder = h2d_test::scratch_folder("peer_gpu_run");
+  write_stand_in(folder, "nvbandwidth",
+                 "case \"$*\" in *'-b 64 '*) cat " +
+                     shell_quote(h2d::testing::source_dir() + kRecorded + "nvbw64.log") +
+                     " ;; *) echo 'not recorded at this size' >&2; exit 1 ;; esac");
+  const auto out = folder / "report.json";
+  const auto result = h2d_test::run_h2dbench(
+      "run --preset quick --filter '^h2d/memory/dir=(h2d|d2h)/kind=pinned/mode=async/' --peers "
+      "--out " +
+          shell_quote(out.string()),
+      path_with(folder));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json report = read_json(out);
+  std::set<std::string> paired;
+  for (const auto& figure : h2d::peer_figures_from_report(report)) {
+    if (figure.peer == "nvbandwidth" && figure.bytes == (std::uint64_t{64} << 20)) {
+      paired.insert(figure.pairs_with);
+    }
+  }
+  EXPECT_EQ(paired,
+            (std::set<std::string>{"h2d/memory/dir=d2h/kind=pinned/mode=async/bytes=64MiB",
+                                   "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB"}))
+      << result.output;
+  EXPECT_NE(result.output.find("nvbandwidth 55.42 ("), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("nvbandwidth 55.31 ("), std::string::npos) << result.output;
+  // The 1 MiB call failed: one line, and the 64 MiB figures are kept.
+  EXPECT_NE(result.output.find("not recorded at this size"), std::string::npos) << result.output;
 }
 
 }  // namespace
