@@ -74,8 +74,9 @@ MedianInterval median_interval(std::vector<double> samples) {
   if (2 * rank < n) {
     // x(d)..x(n+1-d) covers more than 95% (97.9% for 16 samples) and x(d+1)..x(n-d) less:
     // Hettmansperger and Sheather's interpolation (1986) moves each end between the two pairs so
-    // that the interval covers about 95%, not more (exact for symmetric distributions, close for
-    // others). The same 95%, up to a fifth narrower at the sample counts cases stop at.
+    // that the interval covers about 95%, not more (near 95% for symmetric distributions, not
+    // exactly: their derivation is an approximation; less close for skewed ones), and only for
+    // independent samples. Up to a fifth narrower at the sample counts cases stop at.
     const double share = (outer_coverage - kCoverage) / (outer_coverage - inner_coverage);
     const double d = static_cast<double>(rank);
     const double weight =
