@@ -3,9 +3,13 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/core/variance_prior.hpp"
-
 namespace h2d {
+
+// A sample variance and its degrees of freedom.
+struct SampleVariance {
+  double variance = 0;
+  double df = 0;
+};
 
 // How far one side's runs landed from the other's, on the log scale where a change is a ratio:
 // each run is one measurement (its median over repetitions), because repetitions inside a run
@@ -22,7 +26,7 @@ struct RunShift {
 RunShift run_shift(const std::vector<double>& base, const std::vector<double>& other);
 
 // The shift tested against a band [log_low, log_high] (the threshold around no change), with
-// `variance` standing for the shift's own (run_shift's pooled, or moderated: variance_prior).
+// `variance` the spread of log run values (run_shift's pooled).
 struct ShiftTest {
   double p_below = 1;  // one-sided p of "shift >= log_low": small when the shift is below the band
   double p_above = 1;  // one-sided p of "shift <= log_high": small when it is above

@@ -2,8 +2,8 @@
 
 namespace h2d {
 
-// Student's t distribution with `df` degrees of freedom (any df > 0, not only whole numbers:
-// a moderated variance has fractional ones). Pure arithmetic, for compare's run-to-run test.
+// Student's t distribution with `df` degrees of freedom (any df > 0, not only whole numbers).
+// Pure arithmetic, for compare's run-to-run test.
 
 // P(T > t). Throws std::invalid_argument for df <= 0 or a NaN t.
 double student_t_upper_tail(double t, double df);

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <optional>
 
 #include "harness/core/holm.hpp"
 #include "harness/core/run_shift.hpp"
-#include "harness/core/variance_prior.hpp"
 
 namespace h2d {
 namespace {
@@ -36,14 +34,9 @@ std::string signed_pct(double log_speedup) {
 std::vector<Judgement> judge_runs(const std::vector<CaseRuns>& cases,
                                   const VerdictOptions& options) {
   std::vector<RunShift> shifts;
-  std::vector<SampleVariance> variances;
   for (const CaseRuns& c : cases) {
     shifts.push_back(as_speedup(run_shift(c.base, c.other), c.better));
-    if (confirmable(shifts.back())) {
-      variances.push_back(shifts.back().pooled);
-    }
   }
-  const std::optional<VariancePrior> prior = fit_variance_prior(variances);
   const double log_low = std::log1p(-options.threshold_pct / 100);
   const double log_high = std::log1p(options.threshold_pct / 100);
 
@@ -68,8 +61,7 @@ std::vector<Judgement> judge_runs(const std::vector<CaseRuns>& cases,
                              shift.base_runs, shift.base_runs == 1 ? "" : "s", shift.other_runs);
       continue;
     }
-    const ShiftTest test =
-        test_shift(shift, moderate(shift.pooled, prior), log_low, log_high, kConfidence);
+    const ShiftTest test = test_shift(shift, shift.pooled, log_low, log_high, kConfidence);
     j.reliable = true;
     j.speedup_low_pct = std::expm1(test.low) * 100;
     j.speedup_high_pct = std::expm1(test.high) * 100;

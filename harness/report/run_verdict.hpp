@@ -17,8 +17,9 @@ struct CaseRuns {
 // Judges every case of a comparison at once, runs as the unit (repetitions inside a run share its
 // drift: their spread says nothing of where the next run lands):
 //  - the change is the ratio of the sides' geometric means of run values, with a 95% t interval
-//    from the spread of log run values, that spread moderated by what all the cases of the
-//    comparison say about theirs (harness/core/variance_prior);
+//    from the case's own spread of log run values (pooled over both sides). Borrowing spread from
+//    the other cases (a moderated t) was tried and dropped: real cases' noise differs a
+//    hundredfold, and the noisy ones then hid a 2x change in the quiet ones;
 //  - a case is "slower" when the change is shown to be more than threshold_pct slower, i.e. the
 //    one-sided test of "no worse than -threshold" rejects at Holm-adjusted level alpha across
 //    every case given (likewise "faster"); otherwise "same";
