@@ -211,6 +211,15 @@ TEST_F(CompareCli, ThreeRunsASideOfOneBuildPassAndAFamily15PercentWorseFails) {
   EXPECT_GE(named, 1u);
 }
 
+TEST_F(CompareCli, HelpSaysHowToCompareRuns) {
+  const Outcome help = run_h2dbench("compare --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  for (const char* says : {"--vs B1.json B2.json B3.json", "  --vs ", "  --threshold PCT ",
+                           "(default 5)", "unconfirmed"}) {
+    EXPECT_NE(help.output.find(says), std::string::npos) << says << "\n" << help.output;
+  }
+}
+
 TEST_F(CompareCli, FormatsAndUsageErrors) {
   testing::ReportBuilder a("a");
   a.add(kCase, "GB_per_s", {8});

@@ -47,6 +47,19 @@ int compare_command(const std::vector<std::string>& args, const std::string& /*p
     "put reports side by side; with 3 runs a side (--vs), verdicts over runs that a gate can "
     "trust",
     compare_command,
+    "  --vs                  the reports before it are runs of side A, those after it runs of\n"
+    "                        side B (one machine a side); 3 runs a side confirm a change\n"
+    "  --threshold PCT       a change must be shown beyond this to be slower or faster\n"
+    "                        (default 5)\n"
+    "  --fail-on-regression  exit 1 when a case is confirmed slower; false alarms at most 5%\n"
+    "                        per comparison of one build's runs (Holm over all cases)\n"
+    "  --filter REGEX        only cases whose name matches\n"
+    "  --format F            table (default), markdown, csv or json\n"
+    "  --allow-simulated     put simulated-GPU reports beside real ones\n"
+    "\n"
+    "With one run a side a change is shown with its size, marked '?': unconfirmed, never a\n"
+    "regression. Exit codes: 0 done, 1 a confirmed regression (--fail-on-regression), 2 bad "
+    "input.\n",
 });
 
 }  // namespace

@@ -52,7 +52,8 @@ struct Judgement {
 //  - with >= 5 repetitions per side, a two-sided Mann-Whitney U test decides (p < alpha);
 //  - with 2..4, the ranges of the repetitions (median +- stddev for aggregates) must not overlap;
 //  - with one repetition a side, each with its within-run interval (half_interval), the two
-//    intervals must not overlap;
+//    intervals must not overlap (for two 95% intervals of equal width a test at about 0.6%, not
+//    5%: a tie is called more often than a 5% test would);
 //  - otherwise (a side whose noise is unknown) the direction is given but marked unreliable.
 // Throws std::invalid_argument for empty samples or a zero/negative base.
 Judgement judge(const Repetitions& base, const Repetitions& other, Better better,
