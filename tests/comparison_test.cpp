@@ -38,6 +38,31 @@ std::vector<Report> two_machines() {
   return {gen4.report("gen4.json"), gen5.report("gen5.json")};
 }
 
+// The same two machines, three runs each (one repetition a run): what a verdict needs.
+std::vector<std::vector<Report>> two_machines_three_runs() {
+  std::vector<std::vector<Report>> sides(2);
+  const std::vector<double> pinned4{25.0, 25.2, 24.9}, pinned5{50.0, 50.3, 49.8};
+  const std::vector<double> pageable4{10.0, 10.2, 9.9}, pageable5{10.1, 9.9, 10.0};
+  const std::vector<double> memcpy4{8.0, 8.1, 7.9}, memcpy5{6.0, 6.1, 5.95};
+  for (std::size_t run = 0; run < 3; ++run) {
+    ReportBuilder gen4("rig4", "NVIDIA A100-PCIE-40GB");
+    gen4.json()["h2dbench"]["topology"] = {
+        {"gpus", {{{"ordinal", 0}, {"link", {{"generation", 4}, {"width", 16}}}}}}};
+    gen4.add(kPinned, "GB_per_s", {pinned4[run]}, {{"cv_pct", 1}})
+        .add(kPageable, "GB_per_s", {pageable4[run]})
+        .add(kMemcpy, "GB_per_s", {memcpy4[run]});
+    ReportBuilder gen5("rig5", "NVIDIA H100 PCIe");
+    gen5.json()["h2dbench"]["gpus"][0]["link_generation"] = 5;
+    gen5.json()["h2dbench"]["gpus"][0]["link_width"] = 16;
+    gen5.add(kPinned, "GB_per_s", {pinned5[run]})
+        .add(kPageable, "GB_per_s", {pageable5[run]})
+        .add(kMemcpy, "GB_per_s", {memcpy5[run]});
+    sides[0].push_back(gen4.report("gen4-" + std::to_string(run) + ".json"));
+    sides[1].push_back(gen5.report("gen5-" + std::to_string(run) + ".json"));
+  }
+  return sides;
+}
+
 const ComparedFamily& family(const Comparison& c, const std::string& name) {
   for (const auto& f : c.families) {
     if (f.family == name) {
@@ -56,36 +81,71 @@ const ComparedCase& row(const ComparedFamily& f, const std::string& name) {
   throw std::runtime_error("no case " + name);
 }
 
-TEST(Comparison, DifferentMachinesSideBySideWithVerdicts) {
-  const Comparison c = compare_reports(two_machines(), {});
+TEST(Comparison, DifferentMachinesSideBySideWithVerdictsOverRuns) {
+  const Comparison c = compare_sides(two_machines_three_runs(), {});
   ASSERT_EQ(c.reports.size(), 2u);
   EXPECT_EQ(c.reports[0].label, "A");
   EXPECT_EQ(c.reports[1].label, "B");
+  EXPECT_EQ(c.reports[0].runs, 3u);
+  EXPECT_EQ(c.reports[0].path, "gen4-0.json, gen4-1.json, gen4-2.json");
   EXPECT_EQ(c.reports[0].machine.link, "PCIe gen4 x16");
   EXPECT_EQ(c.reports[1].machine.link, "PCIe gen5 x16");
   EXPECT_EQ(c.reports[1].machine.gpus, "NVIDIA H100 PCIe (cc 9.0)");
-  EXPECT_EQ(c.reports[0].repetitions, 5u);
 
   const ComparedFamily& memory = family(c, "h2d/memory");
   EXPECT_EQ(memory.metric.name, "GB_per_s");
   const ComparedCell& pinned = row(memory, kPinned).cells[1];
+  EXPECT_EQ(pinned.run_values, (std::vector<double>{50.0, 50.3, 49.8}));
+  EXPECT_DOUBLE_EQ(*pinned.value, 50.0);  // the median run
   ASSERT_TRUE(pinned.vs_baseline.has_value());
   EXPECT_EQ(pinned.vs_baseline->verdict, Verdict::faster);
   EXPECT_TRUE(pinned.vs_baseline->reliable);
-  EXPECT_NEAR(pinned.vs_baseline->speedup, 50.1 / 25.05, 1e-9);
+  // The ratio of geometric means over runs.
+  EXPECT_NEAR(pinned.vs_baseline->speedup,
+              std::cbrt(50.0 * 50.3 * 49.8) / std::cbrt(25.0 * 25.2 * 24.9), 1e-9);
   ASSERT_TRUE(pinned.vs_baseline->p_value.has_value());
   EXPECT_LT(*pinned.vs_baseline->p_value, 0.05);
+  EXPECT_LT(*pinned.vs_baseline->speedup_low_pct, 100 * (pinned.vs_baseline->speedup - 1));
   EXPECT_EQ(row(memory, kPageable).cells[1].vs_baseline->verdict, Verdict::same);
-  // Geometric mean of 2.0 and ~1.0.
   ASSERT_TRUE(memory.geomean_speedup[1].has_value());
-  EXPECT_NEAR(*memory.geomean_speedup[1], std::sqrt(50.1 / 25.05 * 10.0 / 10.0), 1e-3);
   EXPECT_EQ(memory.geomean_cases[1], 2u);
   EXPECT_FALSE(memory.geomean_speedup[0].has_value());
 
   const ComparedCell& memcpy = row(family(c, "host/memcpy"), kMemcpy).cells[1];
   EXPECT_EQ(memcpy.vs_baseline->verdict, Verdict::slower);
-  EXPECT_EQ(reliable_regressions(c).size(), 1u);
-  EXPECT_NE(reliable_regressions(c)[0].find(kMemcpy), std::string::npos);
+  EXPECT_TRUE(memcpy.vs_baseline->reliable);
+  ASSERT_EQ(reliable_regressions(c).size(), 1u);
+  EXPECT_NE(reliable_regressions(c)[0].find(kMemcpy + " (B vs A: beyond -5%"), std::string::npos)
+      << reliable_regressions(c)[0];
+}
+
+// Five repetitions in one run a side are one run's measurement: they share its drift, so the
+// change is given with its size and left unconfirmed, never a regression for the gate.
+TEST(Comparison, RepetitionsInOneRunAreOneMeasurement) {
+  const Comparison c = compare_reports(two_machines(), {});
+  EXPECT_EQ(c.reports[0].repetitions, 5u);
+  const ComparedCell& memcpy = row(family(c, "host/memcpy"), kMemcpy).cells[1];
+  EXPECT_EQ(memcpy.run_values.size(), 1u);
+  EXPECT_EQ(memcpy.vs_baseline->verdict, Verdict::slower);
+  EXPECT_FALSE(memcpy.vs_baseline->reliable);
+  EXPECT_NEAR(memcpy.vs_baseline->speedup, 6.0 / 8.0, 1e-9);
+  EXPECT_NE(memcpy.vs_baseline->reason.find("unconfirmed: 1 run vs 1"), std::string::npos);
+  EXPECT_TRUE(reliable_regressions(c).empty());
+}
+
+TEST(Comparison, SidesOfRunsAreOneMachineEachAndNotEmpty) {
+  auto sides = two_machines_three_runs();
+  sides[0].push_back(sides[1].front());  // a rig5 run among rig4's
+  try {
+    compare_sides(sides, {});
+    FAIL() << "a side mixing machines was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--vs: the runs of one side must come from one machine"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("gen5-0.json"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(compare_sides({two_machines_three_runs()[0], {}}, {}), UsageError);
 }
 
 // A GPU report beside a host-only one: the GPU families are said once, each with why the other
@@ -146,7 +206,7 @@ TEST(Comparison, FailedCasesShowTheirError) {
   EXPECT_FALSE(cell.vs_baseline.has_value());
 }
 
-TEST(Comparison, WithoutRepetitionsVerdictsAreUnreliable) {
+TEST(Comparison, WithOneRunASideVerdictsAreUnconfirmed) {
   ReportBuilder a("a");
   a.add(kMemcpy, "GB_per_s", {10});
   ReportBuilder b("b");
@@ -158,7 +218,7 @@ TEST(Comparison, WithoutRepetitionsVerdictsAreUnreliable) {
   EXPECT_TRUE(reliable_regressions(c).empty());  // --fail-on-regression ignores it
   const std::string table = format_comparison(c, CompareFormat::table, false);
   EXPECT_NE(table.find("slower?"), std::string::npos);
-  EXPECT_NE(table.find("unreliable"), std::string::npos);
+  EXPECT_NE(table.find("unconfirmed"), std::string::npos);
 }
 
 // A case since the stopping rule has one repetition and the interval of its median: that
@@ -228,7 +288,7 @@ TEST(Comparison, FilterAndItsErrors) {
 }
 
 TEST(ComparisonFormat, EveryFormatCarriesTheVerdicts) {
-  const Comparison c = compare_reports(two_machines(), {});
+  const Comparison c = compare_sides(two_machines_three_runs(), {});
   const std::string table = format_comparison(c, CompareFormat::table, false);
   EXPECT_NE(table.find("PCIe gen4 x16"), std::string::npos);
   EXPECT_NE(table.find("faster p="), std::string::npos);
@@ -256,6 +316,7 @@ TEST(ComparisonFormat, EveryFormatCarriesTheVerdicts) {
   EXPECT_EQ(json["baseline"], "A");
   EXPECT_EQ(json["reports"][1]["machine"]["link"], "PCIe gen5 x16");
   EXPECT_EQ(json["regressions"].size(), 1u);
+  EXPECT_EQ(json["reports"][0]["runs"], 3);
   bool found = false;
   for (const auto& f : json["families"]) {
     for (const auto& k : f["cases"]) {
@@ -271,7 +332,7 @@ TEST(ComparisonFormat, EveryFormatCarriesTheVerdicts) {
 }
 
 TEST(ComparisonFormat, TableColumnsAlign) {
-  const Comparison c = compare_reports(two_machines(), {});
+  const Comparison c = compare_sides(two_machines_three_runs(), {});
   const std::string table = format_comparison(c, CompareFormat::table, false);
   // In the h2d/memory section every row is as wide as its dashed rule (the last column is
   // left-aligned and not padded, so rows may be shorter, never longer).

@@ -20,11 +20,14 @@ bool stdout_wants_colour() {
 
 int compare_command(const std::vector<std::string>& args, const std::string& /*program*/) {
   const CompareCommandOptions options = parse_compare_options(args);
-  std::vector<Report> reports;
-  for (const std::string& path : options.reports) {
-    reports.push_back(read_report(path));  // UsageError naming the file: exit 2
+  std::vector<std::vector<Report>> sides;
+  for (const std::vector<std::string>& paths : options.sides) {
+    std::vector<Report>& runs = sides.emplace_back();
+    for (const std::string& path : paths) {
+      runs.push_back(read_report(path));  // UsageError naming the file: exit 2
+    }
   }
-  const Comparison comparison = compare_reports(reports, options.compare);
+  const Comparison comparison = compare_sides(sides, options.compare);
   fmt::print("{}", format_comparison(comparison, options.format, stdout_wants_colour()));
   if (!options.fail_on_regression) {
     return 0;
@@ -38,10 +41,25 @@ int compare_command(const std::vector<std::string>& args, const std::string& /*p
 
 [[maybe_unused]] const bool compare_command_registered = register_command({
     "compare",
-    "compare A.json B.json [C.json ...] [--format table|markdown|csv|json] [--filter REGEX] "
-    "[--threshold PCT] [--fail-on-regression] [--allow-simulated]",
-    "put reports from several machines side by side, with noise-aware verdicts",
+    "compare A.json B.json [C.json ...] | A1.json A2.json A3.json --vs B1.json B2.json B3.json "
+    "[--format table|markdown|csv|json] [--filter REGEX] [--threshold PCT (default 5)] "
+    "[--fail-on-regression] [--allow-simulated]",
+    "put reports side by side; with 3 runs a side (--vs), verdicts over runs that a gate can "
+    "trust",
     compare_command,
+    "  --vs                  the reports before it are runs of side A, those after it runs of\n"
+    "                        side B (one machine a side); 3 runs a side confirm a change\n"
+    "  --threshold PCT       a change must be shown beyond this to be slower or faster\n"
+    "                        (default 5)\n"
+    "  --fail-on-regression  exit 1 when a case is confirmed slower; false alarms at most 5%\n"
+    "                        per comparison of one build's runs (Holm over all cases)\n"
+    "  --filter REGEX        only cases whose name matches\n"
+    "  --format F            table (default), markdown, csv or json\n"
+    "  --allow-simulated     put simulated-GPU reports beside real ones\n"
+    "\n"
+    "With one run a side a change is shown with its size, marked '?': unconfirmed, never a\n"
+    "regression. Exit codes: 0 done, 1 a confirmed regression (--fail-on-regression), 2 bad "
+    "input.\n",
 });
 
 }  // namespace

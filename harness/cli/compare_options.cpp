@@ -27,18 +27,63 @@ double parse_threshold_pct(const std::string& text) {
   return value;
 }
 
+namespace {
+
+const CommandSyntax kCompareSyntax{"compare",
+                                   {{"--format", "table, markdown, csv or json"},
+                                    {"--filter", "a regular expression"},
+                                    {"--threshold", "a percentage such as 5"},
+                                    {"--fail-on-regression", ""},
+                                    {"--allow-simulated", ""}},
+                                   "REPORT.json",
+                                   ""};
+
+constexpr const char* kVsUsage =
+    "h2dbench compare A1.json [A2.json ...] --vs B1.json [B2.json ...] (the runs of each side)";
+
+// The words before and after "--vs" (which is not an option of its own: it splits the operands).
+struct VsSplit {
+  std::vector<std::string> before;
+  std::vector<std::string> after;
+  bool present = false;
+};
+
+VsSplit split_at_vs(const std::vector<std::string>& args) {
+  VsSplit split;
+  bool operands_only = false;  // after "--" every word is a report, even one named --vs
+  for (const std::string& word : args) {
+    operands_only = operands_only || word == "--";
+    if (!operands_only && (word == "--vs" || word.rfind("--vs=", 0) == 0)) {
+      if (split.present) {
+        throw UsageError(fmt::format("--vs is given twice; use it once: {}", kVsUsage));
+      }
+      if (word != "--vs") {
+        throw UsageError(fmt::format("--vs takes no value; reports follow it: {}", kVsUsage));
+      }
+      split.present = true;
+      continue;
+    }
+    (split.present ? split.after : split.before).push_back(word);
+  }
+  return split;
+}
+
+}  // namespace
+
 CompareCommandOptions parse_compare_options(const std::vector<std::string>& args) {
-  const ParsedArgs parsed = parse_command_line({"compare",
-                                                {{"--format", "table, markdown, csv or json"},
-                                                 {"--filter", "a regular expression"},
-                                                 {"--threshold", "a percentage such as 5"},
-                                                 {"--fail-on-regression", ""},
-                                                 {"--allow-simulated", ""}},
-                                                "REPORT.json",
-                                                ""},
-                                               args);
+  const VsSplit split = split_at_vs(args);
+  ParsedArgs parsed = parse_command_line(kCompareSyntax, split.before);
+  std::vector<std::string> vs_reports;
+  if (split.present) {
+    const ParsedArgs after = parse_command_line(kCompareSyntax, split.after);
+    for (const auto& [flag, value] : after.values) {
+      if (!parsed.values.emplace(flag, value).second) {
+        throw UsageError(fmt::format("{} is given twice; give it once", flag));
+      }
+    }
+    vs_reports = after.operands;
+  }
   CompareCommandOptions options;
-  options.reports = parsed.operands;
   if (const auto format = parsed.get("--format")) {
     options.format = parse_compare_format(*format);
   }
@@ -51,10 +96,23 @@ CompareCommandOptions parse_compare_options(const std::vector<std::string>& args
   }
   options.fail_on_regression = parsed.has("--fail-on-regression");
   options.compare.allow_simulated = parsed.has("--allow-simulated");
-  if (options.reports.size() < 2) {
+  if (split.present) {
+    if (parsed.operands.empty() || vs_reports.empty()) {
+      throw UsageError(
+          fmt::format("--vs needs at least one report on each side ({} before, {} "
+                      "after): {}",
+                      parsed.operands.size(), vs_reports.size(), kVsUsage));
+    }
+    options.sides = {parsed.operands, vs_reports};
+    return options;
+  }
+  if (parsed.operands.size() < 2) {
     throw UsageError(
         "compare needs at least two reports: h2dbench compare A.json B.json [C.json ...] "
         "(h2dbench summary REPORT.json describes one)");
+  }
+  for (const std::string& report : parsed.operands) {
+    options.sides.push_back({report});
   }
   return options;
 }

@@ -16,7 +16,8 @@ std::vector<CounterDeclaration> catalog() {
       {"measurements", "", kNeither,
        "measurements the case took before its stopping rule ended it"},
       {"rel_ci_pct", "%", kLower,
-       "half the distribution-free 95% interval of the median, in % of the median"},
+       "half the distribution-free 95% interval of the median (widened for correlated "
+       "measurements), in % of the median"},
       {"stopped_by", "", kNeither,
        "why measuring stopped: 1 median known, 2 time cap (noisy), 3 count cap, 4 exact count"},
       {"cv_pct", "%", kLower, "coefficient of variation of the measured figure, in %"},

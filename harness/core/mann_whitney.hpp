@@ -7,7 +7,8 @@ namespace h2d {
 
 // Two-sided Mann-Whitney U test with the normal approximation, tie correction and continuity
 // correction (as scipy.stats.mannwhitneyu(method="asymptotic") and Google Benchmark's
-// compare.py). Used by compare to tell a real difference between repetitions from noise.
+// compare.py). Used by the summary to tell strategies of one run apart from noise; never across
+// runs (compare: harness/report/run_verdict).
 struct MannWhitneyResult {
   double u = 0;        // U of the first sample: pairs (a, b) with a > b, ties counting 1/2
   double z = 0;        // standardized |U - mean|, after the continuity correction

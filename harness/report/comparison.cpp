@@ -10,11 +10,12 @@
 #include <unordered_set>
 
 #include "harness/core/filter_regex.hpp"
+#include "harness/core/statistics.hpp"
 #include "harness/core/usage_error.hpp"
-#include "harness/report/case_noise.hpp"
 #include "harness/report/family_catalog.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/report_cases.hpp"
+#include "harness/report/run_verdict.hpp"
 #include "harness/report/simulated_report.hpp"
 
 namespace h2d {
@@ -82,8 +83,61 @@ std::string report_label(std::size_t index) {
   return fmt::format("R{}", index + 1);
 }
 
+namespace {
+
+// Runs of one side come from one machine: otherwise their spread is the machines' difference.
+void check_one_machine(const std::vector<Report>& runs) {
+  const auto identity = [](const MachineInfo& m) {
+    return m.hostname + " / " + m.gpus + " / " + m.cpu;
+  };
+  const std::string first = identity(describe_machine(runs.front().document));
+  for (const Report& run : runs) {
+    const std::string mine = identity(describe_machine(run.document));
+    if (mine != first) {
+      throw UsageError(fmt::format(
+          "--vs: the runs of one side must come from one machine, but {} is '{}' and {} is '{}'",
+          runs.front().path, first, run.path, mine));
+    }
+  }
+}
+
+std::string joined_paths(const std::vector<Report>& runs) {
+  std::string paths;
+  for (const Report& run : runs) {
+    paths += (paths.empty() ? "" : ", ") + run.path;
+  }
+  return paths;
+}
+
+// The spread of run values (their cv, in %): what compare's ± shows for a side of several runs.
+std::optional<double> across_runs_cv_pct(const std::vector<double>& values) {
+  if (values.size() < 2) {
+    return std::nullopt;
+  }
+  return summarize(values).cv * 100;
+}
+
+}  // namespace
+
 Comparison compare_reports(const std::vector<Report>& reports, const CompareOptions& options) {
-  check_simulated_mix(reports, options.allow_simulated);
+  std::vector<std::vector<Report>> sides;
+  for (const Report& report : reports) {
+    sides.push_back({report});
+  }
+  return compare_sides(sides, options);
+}
+
+Comparison compare_sides(const std::vector<std::vector<Report>>& sides,
+                         const CompareOptions& options) {
+  std::vector<Report> all_runs;
+  for (const std::vector<Report>& runs : sides) {
+    if (runs.empty()) {
+      throw UsageError("--vs: each side needs at least one report");
+    }
+    check_one_machine(runs);
+    all_runs.insert(all_runs.end(), runs.begin(), runs.end());
+  }
+  check_simulated_mix(all_runs, options.allow_simulated);
   const std::regex pattern = compile_filter("--filter", options.filter);
   // Case names are bounded by read_report (kMaxCaseNameChars): std::regex recurses per character.
   const auto selected = [&](const std::string& name) {
@@ -93,25 +147,28 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
   comparison.verdict = options.verdict;
   comparison.filter = options.filter;
 
-  // Cases of every report, and the union of names in first-seen order, grouped by family.
-  std::vector<Indexed> indexed(reports.size());
+  // Cases of every run of every side, and the union of names in first-seen order, by family.
+  std::vector<std::vector<Indexed>> indexed(sides.size());
   std::vector<std::string> families;
   std::unordered_map<std::string, std::vector<std::string>> names_of_family;
   std::unordered_set<std::string> seen;
-  for (std::size_t r = 0; r < reports.size(); ++r) {
-    indexed[r].skip_reasons = family_skip_reasons(reports[r].document);
-    for (ReportCase& c : collect_cases(reports[r].document)) {
-      if (!selected(c.name)) {
-        continue;
-      }
-      if (seen.insert(c.name).second) {
-        if (names_of_family.count(c.parsed.family) == 0) {
-          families.push_back(c.parsed.family);
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    for (const Report& run : sides[s]) {
+      Indexed& at = indexed[s].emplace_back();
+      at.skip_reasons = family_skip_reasons(run.document);
+      for (ReportCase& c : collect_cases(run.document)) {
+        if (!selected(c.name)) {
+          continue;
         }
-        names_of_family[c.parsed.family].push_back(c.name);
+        if (seen.insert(c.name).second) {
+          if (names_of_family.count(c.parsed.family) == 0) {
+            families.push_back(c.parsed.family);
+          }
+          names_of_family[c.parsed.family].push_back(c.name);
+        }
+        at.by_name[c.name] = at.cases.size();
+        at.cases.push_back(std::move(c));
       }
-      indexed[r].by_name[c.name] = indexed[r].cases.size();
-      indexed[r].cases.push_back(std::move(c));
     }
   }
   if (seen.empty()) {
@@ -121,83 +178,122 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
             : fmt::format("no case in the reports matches --filter '{}'", options.filter));
   }
 
-  for (std::size_t r = 0; r < reports.size(); ++r) {
+  for (std::size_t s = 0; s < sides.size(); ++s) {
     ComparedReport side;
-    side.label = report_label(r);
-    side.path = reports[r].path;
-    side.machine = describe_machine(reports[r].document);
-    for (const ReportCase& c : indexed[r].cases) {
-      side.repetitions = std::max(side.repetitions, c.repetitions);
+    side.label = report_label(s);
+    side.path = joined_paths(sides[s]);
+    side.runs = sides[s].size();
+    side.machine = describe_machine(sides[s].front().document);
+    for (const Indexed& run : indexed[s]) {
+      for (const ReportCase& c : run.cases) {
+        side.repetitions = std::max(side.repetitions, c.repetitions);
+      }
     }
     comparison.reports.push_back(std::move(side));
   }
 
   std::vector<FamilyCatalog> catalogs;
-  for (const Report& report : reports) {
-    catalogs.emplace_back(report.document);
+  for (const Report& run : all_runs) {
+    catalogs.emplace_back(run.document);
   }
+  std::vector<ComparedFamily> blocks;
   for (const std::string& family : families) {
     const std::vector<std::string>& names = names_of_family[family];
     ComparedFamily block;
     block.family = family;
     // The first report that declares the family decides its metric (its own run's declaration).
     const FamilyAxes* declared = nullptr;
-    for (std::size_t r = 0; r < reports.size() && declared == nullptr; ++r) {
+    for (std::size_t r = 0; r < catalogs.size() && declared == nullptr; ++r) {
       declared = catalogs[r].find(family);
     }
     block.metric = primary_metric(declared, [&](const std::string& metric) {
-      for (const Indexed& report : indexed) {
-        for (const std::string& name : names) {
-          const auto at = report.by_name.find(name);
-          if (at != report.by_name.end() && report.cases[at->second].has(metric)) {
-            return true;
+      for (const std::vector<Indexed>& side : indexed) {
+        for (const Indexed& run : side) {
+          for (const std::string& name : names) {
+            const auto at = run.by_name.find(name);
+            if (at != run.by_name.end() && run.cases[at->second].has(metric)) {
+              return true;
+            }
           }
         }
       }
       return false;
     });
-    std::vector<std::vector<double>> log_speedups(reports.size());
+    const std::string& metric = block.metric.name;
     for (const std::string& name : names) {
       ComparedCase row;
       row.name = name;
-      std::optional<Repetitions> baseline;
-      for (std::size_t r = 0; r < reports.size(); ++r) {
+      for (std::size_t s = 0; s < sides.size(); ++s) {
         ComparedCell cell;
-        const auto at = indexed[r].by_name.find(name);
-        if (at == indexed[r].by_name.end()) {
-          const auto reason = indexed[r].skip_reasons.find(family);
-          cell.problem = reason == indexed[r].skip_reasons.end() || reason->second.empty()
-                             ? "not in this report"
-                             : "family skipped: " + reason->second;
-        } else {
-          const ReportCase& c = indexed[r].cases[at->second];
+        std::optional<double> single_run_noise;
+        for (const Indexed& run : indexed[s]) {
+          const auto at = run.by_name.find(name);
+          if (at == run.by_name.end()) {
+            continue;
+          }
+          const ReportCase& c = run.cases[at->second];
           cell.present = true;
-          cell.repetitions = c.repetitions;
-          const std::string& metric = block.metric.name;
+          cell.repetitions = std::max(cell.repetitions, c.repetitions);
           if (!c.has(metric)) {
             cell.problem = c.error ? *c.error : "no " + metric + " value";
           } else if (!(c.median(metric) > 0)) {
             cell.problem = fmt::format("{} is {:g}", metric, c.median(metric));
           } else {
-            cell.value = c.median(metric);
-            cell.cv_pct = c.noise_pct(metric);
-            const Repetitions mine = repetitions_of(c, metric);
-            if (r == 0) {
-              baseline = mine;
-            } else if (baseline) {
-              cell.vs_baseline = judge(*baseline, mine, block.metric.better, options.verdict);
-              log_speedups[r].push_back(std::log(cell.vs_baseline->speedup));
-            }
+            cell.run_values.push_back(c.median(metric));
+            single_run_noise = c.noise_pct(metric);
           }
+        }
+        if (!cell.present) {
+          const auto& reasons = indexed[s].front().skip_reasons;
+          const auto reason = reasons.find(family);
+          cell.problem = reason == reasons.end() || reason->second.empty()
+                             ? "not in this report"
+                             : "family skipped: " + reason->second;
+        } else if (!cell.run_values.empty()) {
+          cell.problem.clear();  // a run without a value is outvoted by those with one
+          cell.value = summarize(cell.run_values).median;
+          cell.cv_pct =
+              cell.run_values.size() >= 2 ? across_runs_cv_pct(cell.run_values) : single_run_noise;
         }
         row.cells.push_back(std::move(cell));
       }
       block.cases.push_back(std::move(row));
     }
-    for (std::size_t r = 0; r < reports.size(); ++r) {
-      const auto& logs = log_speedups[r];
+    blocks.push_back(std::move(block));
+  }
+
+  // Every case against the baseline at once: the gate's Holm adjustment spans them all.
+  std::vector<CaseRuns> judged;
+  std::vector<ComparedCell*> judged_cells;
+  for (ComparedFamily& block : blocks) {
+    for (ComparedCase& row : block.cases) {
+      const ComparedCell& base = row.cells.front();
+      for (std::size_t s = 1; s < row.cells.size(); ++s) {
+        if (base.value && row.cells[s].value) {
+          judged.push_back({base.run_values, row.cells[s].run_values, block.metric.better});
+          judged_cells.push_back(&row.cells[s]);
+        }
+      }
+    }
+  }
+  const std::vector<Judgement> judgements = judge_runs(judged, options.verdict);
+  for (std::size_t i = 0; i < judgements.size(); ++i) {
+    judged_cells[i]->vs_baseline = judgements[i];
+  }
+
+  for (ComparedFamily& block : blocks) {
+    std::vector<std::vector<double>> log_speedups(sides.size());
+    for (const ComparedCase& row : block.cases) {
+      for (std::size_t s = 1; s < row.cells.size(); ++s) {
+        if (row.cells[s].vs_baseline) {
+          log_speedups[s].push_back(std::log(row.cells[s].vs_baseline->speedup));
+        }
+      }
+    }
+    for (std::size_t s = 0; s < sides.size(); ++s) {
+      const auto& logs = log_speedups[s];
       block.geomean_cases.push_back(logs.size());
-      if (r == 0 || logs.empty()) {
+      if (s == 0 || logs.empty()) {
         block.geomean_speedup.push_back(std::nullopt);
       } else {
         double sum = 0;
@@ -207,7 +303,7 @@ Comparison compare_reports(const std::vector<Report>& reports, const CompareOpti
         block.geomean_speedup.push_back(std::exp(sum / static_cast<double>(logs.size())));
       }
     }
-    if (const auto only = sole_report(block); only && reports.size() > 1) {
+    if (const auto only = sole_report(block); only && sides.size() > 1) {
       comparison.one_sided.push_back(one_sided(block, *only));
     } else {
       comparison.families.push_back(std::move(block));
@@ -223,9 +319,8 @@ std::vector<std::string> reliable_regressions(const Comparison& comparison) {
       for (std::size_t r = 0; r < row.cells.size(); ++r) {
         const auto& judgement = row.cells[r].vs_baseline;
         if (judgement && judgement->verdict == Verdict::slower && judgement->reliable) {
-          slower.push_back(fmt::format("{} ({} vs {}: {:.1f}% slower, {})", row.name,
-                                       comparison.reports[r].label, comparison.reports[0].label,
-                                       (1 - judgement->speedup) * 100, judgement->reason));
+          slower.push_back(fmt::format("{} ({} vs {}: {})", row.name, comparison.reports[r].label,
+                                       comparison.reports[0].label, judgement->reason));
         }
       }
     }

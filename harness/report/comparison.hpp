@@ -18,21 +18,24 @@ struct CompareOptions {
   bool allow_simulated = false;  // put simulated-GPU reports beside real ones (--allow-simulated)
 };
 
-// One report's side of a comparison.
+// One side of a comparison: a machine's report, or several runs of one machine (--vs).
 struct ComparedReport {
-  std::string label;  // "A", "B", ...: the first report is the baseline
-  std::string path;
-  MachineInfo machine;
-  std::size_t repetitions = 0;  // most repetitions of any compared case
+  std::string label;  // "A", "B", ...: the first side is the baseline
+  std::string path;   // the report, or its runs' reports joined by ", "
+  std::size_t runs = 1;
+  MachineInfo machine;          // of its first run
+  std::size_t repetitions = 0;  // most repetitions of any compared case in one run
 };
 
 // One case on one machine.
 struct ComparedCell {
   bool present = false;         // the report has the case
   std::string problem;          // why there is no value: failed, skipped, family skipped, no metric
-  std::optional<double> value;  // median of the primary metric over repetitions
-  std::size_t repetitions = 0;
-  std::optional<double> cv_pct;          // the noisier of within-run cv_pct and across repetitions
+  std::optional<double> value;  // median over runs of each run's median over its repetitions
+  std::vector<double> run_values;  // each run's median, the runs that have a value
+  std::size_t repetitions = 0;     // most in one run
+  // Across runs when there are several; else the noisier of the run's cv_pct and its repetitions'
+  std::optional<double> cv_pct;
   std::optional<Judgement> vs_baseline;  // not for the baseline itself
 };
 
@@ -69,13 +72,19 @@ struct Comparison {
   std::string filter;
 };
 
-// Matches cases by name across reports, picks each family's primary metric, judges every report
-// against the first. Reports from different machines are the point: nothing is refused for
-// differing, except simulated beside real reports (check_simulated_mix). Throws UsageError for a
-// bad --filter or when no case matches it.
+// Matches cases by name across sides, picks each family's primary metric, judges every side
+// against the first over runs (harness/report/run_verdict: all cases at once, so the gate's false
+// alarms stay at alpha per comparison). Sides from different machines are the point: nothing is
+// refused for differing, except simulated beside real reports (check_simulated_mix). Throws
+// UsageError for an empty side, runs of one side from different machines, a bad --filter or when
+// no case matches it.
+Comparison compare_sides(const std::vector<std::vector<Report>>& sides,
+                         const CompareOptions& options);
+
+// Each report its own side of one run (`compare A.json B.json C.json`).
 Comparison compare_reports(const std::vector<Report>& reports, const CompareOptions& options);
 
-// Cases with a reliable "slower" verdict beyond the threshold (what --fail-on-regression counts).
+// Cases with a confirmed "slower" verdict beyond the threshold (what --fail-on-regression counts).
 std::vector<std::string> reliable_regressions(const Comparison& comparison);
 
 // "A", "B", ..., "Z", "R27", ...

@@ -4,7 +4,6 @@
 
 #include <functional>
 
-#include "harness/core/mann_whitney.hpp"
 #include "harness/core/number_text.hpp"
 
 namespace h2d {
@@ -28,7 +27,7 @@ std::string verdict_text(const Judgement& judgement) {
   std::string text = to_string(judgement.verdict);
   if (!judgement.reliable) {
     text += "?";
-  } else if (judgement.p_value) {
+  } else if (judgement.p_value && judgement.verdict != Verdict::same) {
     text += fmt::format(" p={:.2g}", *judgement.p_value);
   }
   return text;
@@ -110,14 +109,15 @@ std::vector<std::string> one_sided_lines(const Comparison& c) {
 
 std::string footnote(const Comparison& c) {
   return fmt::format(
-      "Speed-up > 1 means faster than {0} (for times it is {0}/X). Changes below {1:g}% are "
-      "'same'. With >= {2} repetitions per side a two-sided Mann-Whitney U test decides "
-      "(alpha {3:g}); with 2-{4} the repetitions must not overlap. '?' marks a verdict from one "
-      "repetition per side: unreliable (a run's rel_ci_pct says how well it knew its median, not "
-      "where the next run lands); rerun with --benchmark_repetitions=5. ± is the noise (cv) of "
-      "the value.",
-      c.reports.front().label, c.verdict.threshold_pct, kMinUTestRepetitions, c.verdict.alpha,
-      kMinUTestRepetitions - 1);
+      "Speed-up > 1 means faster than {0} (for times it is {0}/X); with several runs a side it is "
+      "the ratio of the runs' geometric means, each run counted once by its median. A verdict "
+      "needs at least 2 runs a side (3 to find a 15% change; `compare A1 A2 A3 --vs B1 B2 B3`): "
+      "'slower'/'faster' when the change is shown to lie beyond {1:g}%, every case tested at once "
+      "(Holm, alpha {2:g} per comparison), else 'same'; p is Holm-adjusted. '?' marks a change "
+      "seen with one run on a side: unconfirmed, never a regression for --fail-on-regression (a "
+      "run's repetitions and rel_ci_pct say how well it knew its median, not where the next run "
+      "lands). ± is the noise (cv) of the value, across runs where there are several.",
+      c.reports.front().label, c.verdict.threshold_pct, c.verdict.alpha);
 }
 
 }  // namespace h2d

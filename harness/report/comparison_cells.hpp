@@ -16,7 +16,7 @@ namespace h2d {
 std::string case_label(const ComparedFamily& family, const std::string& name);
 // "24.1 ±2%", "no value" (present without one) or "-" (absent).
 std::string value_text(const ComparedCell& cell);
-// "faster p=0.008", "same", "slower?" ('?' marks an unreliable verdict).
+// "faster p=0.008", "same", "slower?" ('?' marks an unconfirmed verdict).
 std::string verdict_text(const Judgement& judgement);
 // "h2d/memory (GB/s, higher is better)".
 std::string metric_heading(const ComparedFamily& family);

@@ -18,6 +18,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   for (const ComparedReport& r : c.reports) {
     reports.push_back({{"label", r.label},
                        {"path", r.path},
+                       {"runs", r.runs},
                        {"repetitions", r.repetitions},
                        {"machine",
                         {{"hostname", r.machine.hostname},
@@ -39,11 +40,10 @@ nlohmann::json comparison_to_json(const Comparison& c) {
       nlohmann::json cells = nlohmann::json::array();
       for (std::size_t r = 0; r < row.cells.size(); ++r) {
         const ComparedCell& cell = row.cells[r];
-        nlohmann::json entry{{"label", c.reports[r].label},
-                             {"present", cell.present},
-                             {"value", optional_json(cell.value)},
-                             {"repetitions", cell.repetitions},
-                             {"cv_pct", optional_json(cell.cv_pct)}};
+        nlohmann::json entry{
+            {"label", c.reports[r].label},        {"present", cell.present},
+            {"value", optional_json(cell.value)}, {"run_values", cell.run_values},
+            {"repetitions", cell.repetitions},    {"cv_pct", optional_json(cell.cv_pct)}};
         if (!cell.problem.empty()) {
           entry["problem"] = cell.problem;
         }
@@ -56,6 +56,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           entry["reliable"] = j.reliable;
           entry["p_value"] = optional_json(j.p_value);
           entry["reason"] = j.reason;
+          entry["runs"] = {j.base_runs, j.other_runs};
+          entry["speedup_interval_pct"] = {optional_json(j.speedup_low_pct),
+                                           optional_json(j.speedup_high_pct)};
         }
         cells.push_back(std::move(entry));
       }
