@@ -94,6 +94,19 @@ def draw_lines(ax, reports, select, x_key, exclude, metric, palette, x_of=None):
     return drawn
 
 
+def draw_peers(ax, reports, direction):
+    """The peer tools' figures for one copy direction: a dashed black line per peer and machine,
+    so h2dbench's own lines read against the tools users trust."""
+    for index, report in enumerate(reports):
+        for (peer, peer_direction), points in report.peer_points().items():
+            if peer_direction != direction:
+                continue
+            points.sort()
+            label = peer if len(reports) == 1 else f"{peer} [{chr(65 + index)}]"
+            ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color="black",
+                    linestyle="--", marker="x", markersize=6, linewidth=1)
+
+
 def draw_ceilings(ax, reports, across_bars=False):
     """Each machine's PCIe link ceiling: a horizontal line over lines, a vertical one across
     horizontal bars."""

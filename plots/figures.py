@@ -6,7 +6,7 @@ from collections import OrderedDict
 
 from drawing import (BAR_INCHES, MARKERS, MAX_PANELS, MAX_SERIES, STYLES, BarLayout, Palette, Skip,
                      all_cases, constant_keys, count_axis, draw_bars, draw_ceilings, draw_lines,
-                     finish, in_family, new_figure, size_axis)
+                     draw_peers, finish, in_family, new_figure, size_axis)
 from report_reading import axis_roles, primary_metric, unit_of
 
 
@@ -22,6 +22,7 @@ def fig_bandwidth_vs_size(reports):
         draw_lines(ax, reports, lambda c, d=direction: select(c) and c.params.get("dir") == d,
                    "bytes", {"dir", "bytes"}, "GB_per_s", palette)
         draw_ceilings(ax, reports)  # per direction: the same ceiling both ways
+        draw_peers(ax, reports, direction)
         size_axis(ax)
         finish(ax, f"direction {direction}", "GB/s (decimal)")
     return fig

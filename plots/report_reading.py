@@ -333,6 +333,26 @@ class Report:
     def families(self):
         return list(OrderedDict.fromkeys(c.family for c in self.cases))
 
+    def peer_points(self):
+        """The copy figures of the peer tools in h2dbench.peers (nvbandwidth, PyTorch), as
+        {(peer, direction): [(bytes, GB/s), ...]}, each direction read from the h2dbench case the
+        figure pairs with; figures that pair with none (a bidirectional test) are left out."""
+        points = OrderedDict()
+        for figure in _sequence(_mapping(self.context.get("peers")).get("figures")):
+            if not isinstance(figure, dict) or figure.get("unit") != "GB/s":
+                continue
+            size, value = figure.get("bytes"), figure.get("value")
+            pairs_with = figure.get("pairs_with")
+            if not isinstance(pairs_with, str) or not all(
+                    isinstance(v, (int, float)) and math.isfinite(v) and v > 0
+                    for v in (size, value)):
+                continue
+            direction = parse_name(pairs_with)[1].get("dir")
+            if direction:
+                key = (str(figure.get("peer", "peer"))[:32], direction)
+                points.setdefault(key, []).append((float(size), float(value)))
+        return points
+
     def link_ceiling(self):
         """The link ceiling in GB/s: from the topology object when it states one, else derived
         from the link_pct counters (GB/s / link_pct * 100). None when the report has neither."""

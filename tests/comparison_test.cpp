@@ -379,5 +379,38 @@ TEST(MachineInfo, LinkFromSeveralShapes) {
   EXPECT_EQ(empty.link, "-");
 }
 
+// The peer tools' figures (run --peers) are compared too, as their own lines: nvbandwidth beside
+// nvbandwidth on each rig, the median over a side's runs.
+TEST(Comparison, PeerFiguresOfEverySideAreTheirOwnLines) {
+  std::vector<std::vector<Report>> sides = two_machines_three_runs();
+  const auto peer = [](double value) {
+    return nlohmann::json{
+        {"peer", "nvbandwidth"}, {"version", "v0.8"}, {"test", "host_to_device_memcpy_ce"},
+        {"bytes", 64 << 20},     {"value", value},    {"unit", "GB/s"},
+        {"pairs_with", kPinned}};
+  };
+  const std::vector<double> gen4{26.0, 25.0, 25.5}, gen5{55.4, 55.5, 55.3};
+  for (std::size_t run = 0; run < 3; ++run) {
+    sides[0][run].document["h2dbench"]["peers"]["figures"] = {peer(gen4[run])};
+    sides[1][run].document["h2dbench"]["peers"]["figures"] = {peer(gen5[run])};
+  }
+  const Comparison c = compare_sides(sides, CompareOptions{});
+  ASSERT_EQ(c.peers.size(), 1u);
+  EXPECT_DOUBLE_EQ(*c.peers[0].sides[0], 25.5);
+  EXPECT_DOUBLE_EQ(*c.peers[0].sides[1], 55.4);
+  const std::string table = format_comparison(c, CompareFormat::table, false);
+  EXPECT_NE(table.find("nvbandwidth host_to_device_memcpy_ce 64MiB: A 25.5, B 55.4 GB/s (B vs A "
+                       "2.17x)"),
+            std::string::npos)
+      << table;
+  const std::string json = format_comparison(c, CompareFormat::json, false);
+  EXPECT_NE(json.find("\"peers\""), std::string::npos);
+  // Reports without peers compare as before: no such section.
+  const Comparison plain = compare_sides(two_machines_three_runs(), CompareOptions{});
+  EXPECT_TRUE(plain.peers.empty());
+  EXPECT_EQ(format_comparison(plain, CompareFormat::table, false).find("peer tools"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace h2d

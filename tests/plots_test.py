@@ -516,6 +516,31 @@ class PublishedH200Reports(unittest.TestCase):
         self.assertEqual(len(bar_rows(train)), 6)  # six pipeline/train cases in quick.json
         matplotlib.pyplot.close("all")
 
+    def test_peer_figures_are_a_dashed_line_beside_ours(self):
+        """nvbandwidth's recorded 64 MiB figures (nvbw64.log), put in the report as run --peers
+        puts them, draw as a dashed line of their own in each direction's panel."""
+        with open(os.path.join(H200, "quick.json")) as handle:
+            doc = json.load(handle)
+        mib64 = 64 << 20
+        doc["h2dbench"]["peers"] = {"figures": [
+            {"peer": "nvbandwidth", "test": "host_to_device_memcpy_ce", "bytes": mib64,
+             "value": 55.42, "unit": "GB/s",
+             "pairs_with": "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB"},
+            {"peer": "nvbandwidth", "test": "device_to_host_memcpy_ce", "bytes": mib64,
+             "value": 55.31, "unit": "GB/s",
+             "pairs_with": "h2d/memory/dir=d2h/kind=pinned/mode=async/bytes=64MiB"},
+            {"peer": "nvbandwidth", "test": "host_to_device_bidirectional_memcpy_ce",
+             "bytes": mib64, "value": 49.31, "unit": "GB/s", "pairs_with": ""}]}
+        report = report_reading.Report("quick+peers.json", doc)
+        figure = plot_reports.build_figures([report])[0]["bandwidth_vs_size"]
+        for ax, value in zip(figure.axes, (55.42, 55.31)):
+            peers = [line for line in ax.get_lines() if line.get_label() == "nvbandwidth"]
+            self.assertEqual(len(peers), 1, ax.get_title())
+            self.assertEqual(peers[0].get_linestyle(), "--")
+            self.assertEqual(list(peers[0].get_xdata()), [float(mib64)])
+            self.assertEqual(list(peers[0].get_ydata()), [value])
+        matplotlib.pyplot.close("all")
+
     def test_all_three_reports_render_to_files(self):
         with tempfile.TemporaryDirectory(prefix="h2d_plots_h200_") as out:
             for name in ("quick", "memory", "images"):

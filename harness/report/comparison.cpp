@@ -146,6 +146,7 @@ Comparison compare_sides(const std::vector<std::vector<Report>>& sides,
   Comparison comparison;
   comparison.verdict = options.verdict;
   comparison.filter = options.filter;
+  comparison.peers = compare_peer_figures(sides);
 
   // Cases of every run of every side, and the union of names in first-seen order, by family.
   std::vector<std::vector<Indexed>> indexed(sides.size());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/report/machine_info.hpp"
+#include "harness/report/peer_comparison.hpp"
 #include "harness/report/primary_metric.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/verdict.hpp"
@@ -68,6 +69,7 @@ struct Comparison {
   std::vector<ComparedReport> reports;
   std::vector<ComparedFamily> families;  // families at least two reports have
   std::vector<OneSidedFamily> one_sided;
+  std::vector<ComparedPeerFigure> peers;  // the peer tools' figures (run --peers), side by side
   VerdictOptions verdict;
   std::string filter;
 };

@@ -1,9 +1,11 @@
 #include "harness/report/comparison_cells.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <functional>
 
+#include "harness/core/byte_size.hpp"
 #include "harness/core/number_text.hpp"
 
 namespace h2d {
@@ -103,6 +105,30 @@ std::vector<std::string> one_sided_lines(const Comparison& c) {
     }
     lines.push_back(fmt::format("{}: {} case{}, only in {} ({})", family.family, family.cases,
                                 family.cases == 1 ? "" : "s", c.reports[family.report].label, why));
+  }
+  return lines;
+}
+
+std::vector<std::string> peer_lines(const Comparison& c) {
+  std::vector<std::string> lines;
+  for (const ComparedPeerFigure& figure : c.peers) {
+    std::vector<std::string> values;
+    for (std::size_t s = 0; s < figure.sides.size(); ++s) {
+      values.push_back(fmt::format("{} {}", c.reports[s].label,
+                                   figure.sides[s] ? short_number(*figure.sides[s]) : "-"));
+    }
+    std::string ratios;
+    const std::optional<double>& base = figure.sides.front();
+    for (std::size_t s = 1; s < figure.sides.size(); ++s) {
+      if (base && *base > 0 && figure.sides[s]) {
+        ratios += fmt::format("{}{} vs {} {}", ratios.empty() ? " (" : ", ", c.reports[s].label,
+                              c.reports.front().label, times_text(*figure.sides[s] / *base));
+      }
+    }
+    lines.push_back(fmt::format("{} {}{}: {} {}{}", figure.peer, figure.test,
+                                figure.bytes > 0 ? " " + format_bytes(figure.bytes) : "",
+                                fmt::join(values, ", "), figure.unit,
+                                ratios.empty() ? "" : ratios + ")"));
   }
   return lines;
 }

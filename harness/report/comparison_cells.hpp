@@ -26,6 +26,10 @@ std::vector<std::pair<std::string, std::vector<std::string>>> machine_rows(const
 std::vector<std::string> incomplete_lines(const Comparison& c);
 // Families only one report has: "h2d/batch: 32 cases, only in A (B: not in this report)".
 std::vector<std::string> one_sided_lines(const Comparison& c);
+
+// "nvbandwidth host_to_device_memcpy_ce 64 MiB: A 55.42, B 26.1 GB/s (B vs A 0.47x)": the peer
+// tools' figures of every side, one line each.
+std::vector<std::string> peer_lines(const Comparison& c);
 std::string footnote(const Comparison& c);
 
 }  // namespace h2d

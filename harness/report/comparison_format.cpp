@@ -96,6 +96,13 @@ std::string format_table(const Comparison& c, bool colour) {
       out += "  " + line + "\n";
     }
   }
+  const std::vector<std::string> peers = peer_lines(c);
+  if (!peers.empty()) {
+    out += "\nThe peer tools on each side (run --peers):\n";
+    for (const std::string& line : peers) {
+      out += "  " + line + "\n";
+    }
+  }
   const std::vector<std::string> incomplete = incomplete_lines(c);
   if (!incomplete.empty()) {
     out += fmt::format("\nCases without a value in every report ({}):\n", incomplete.size());

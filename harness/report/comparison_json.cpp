@@ -77,6 +77,18 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                         {"geomean", geomean},
                         {"cases", cases}});
   }
+  nlohmann::json peers = nlohmann::json::array();
+  for (const ComparedPeerFigure& figure : c.peers) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const std::optional<double>& value : figure.sides) {
+      values.push_back(value ? nlohmann::json(*value) : nlohmann::json());
+    }
+    peers.push_back({{"peer", figure.peer},
+                     {"test", figure.test},
+                     {"bytes", figure.bytes},
+                     {"unit", figure.unit},
+                     {"values", values}});
+  }
   return {{"threshold_pct", c.verdict.threshold_pct},
           {"alpha", c.verdict.alpha},
           {"filter", c.filter},
@@ -84,6 +96,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"reports", reports},
           {"families", families},
           {"one_sided_families", one_sided_lines(c)},
+          {"peers", peers},
           {"regressions", reliable_regressions(c)}};
 }
 

@@ -91,6 +91,13 @@ std::string format_markdown(const Comparison& c) {
       out += "- " + line + "\n";
     }
   }
+  const std::vector<std::string> peers = peer_lines(c);
+  if (!peers.empty()) {
+    out += "\n**The peer tools on each side (run --peers):**\n\n";
+    for (const std::string& line : peers) {
+      out += "- " + line + "\n";
+    }
+  }
   const std::vector<std::string> incomplete = incomplete_lines(c);
   if (!incomplete.empty()) {
     out += fmt::format("\n**Cases without a value in every report ({}):**\n\n", incomplete.size());
