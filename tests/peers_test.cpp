@@ -118,6 +118,21 @@ TEST(PeerPairing, HandsNvbandwidthTheRunsWholeMiBPinnedAsyncSizes) {
   EXPECT_EQ(h2d::peer_copy_sizes(quick.document, 1).size(), 1U);
 }
 
+// PyTorch's loader is measured at the worker counts the run's own loops used (and 0, its
+// default), so each of those loops gets its DataLoader beside it: the H200's quick run had 2.
+TEST(PeerPairing, HandsPytorchTheRunsLoaderWorkerCounts) {
+  const h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
+  const h2d::LoaderSettings settings = h2d::peer_loader_settings(quick.document);
+  EXPECT_EQ(settings.workers, (std::vector<long long>{0, 2}));
+  EXPECT_EQ(settings.batch, 16U);
+  EXPECT_EQ(h2d::loader_case(quick.document, 2, false, settings),
+            "host/pipeline/loop=train/workers=2/prefetch=2/pin=none/copy=sync/batch=16/"
+            "compute_us=300/sample_us=50");
+  // A report without loops (h2dbench peers alone): PyTorch's default and a 4-worker loader.
+  EXPECT_EQ(h2d::peer_loader_settings(nlohmann::json::object()).workers,
+            (std::vector<long long>{0, 4}));
+}
+
 TEST(PeerBoundedProcess, KillsAHangingProgramAndWhatItStartedAtTheBound) {
   const auto started = std::chrono::steady_clock::now();
   const auto outcome = h2d::run_bounded({"/bin/sh", "-c", "echo before; sleep 30 & sleep 30"},
@@ -298,10 +313,13 @@ TEST(PeerPytorch, WithoutCudaMeasuresOnlyTheLoaderAndSaysWhy) {
       << result.output;
   const nlohmann::json report = read_json(out);
   const auto figures = h2d::peer_figures_from_report(report);
-  ASSERT_EQ(figures.size(), 4U);
+  // Without CUDA nothing is pinned: only the pin_memory=False loaders, and the reason why.
+  ASSERT_EQ(figures.size(), 2U);
   EXPECT_EQ(figures[0].test, "dataloader num_workers=0 pin_memory=False");
-  EXPECT_NE(run_of(report, "pytorch")["reason"].get<std::string>().find("not measured"),
-            std::string::npos);
+  EXPECT_EQ(figures[1].test, "dataloader num_workers=4 pin_memory=False");
+  const std::string reason = run_of(report, "pytorch")["reason"].get<std::string>();
+  EXPECT_NE(reason.find("not measured"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("without CUDA nothing is pinned"), std::string::npos) << reason;
 }
 
 TEST(PeerCommand, RefusesSizesNvbandwidthCannotTake) {

@@ -67,6 +67,8 @@ std::vector<std::uint64_t> peer_copy_sizes(const nlohmann::json& report, std::si
 
 LoaderSettings peer_loader_settings(const nlohmann::json& report) {
   LoaderSettings settings;
+  bool found = false;
+  std::set<long long> workers{0};
   for (const ReportCase& c : collect_cases(report)) {
     if (!is_plain_train_loop(c.parsed)) {
       continue;
@@ -74,12 +76,20 @@ LoaderSettings peer_loader_settings(const nlohmann::json& report) {
     const auto batch = number_param(c.parsed, "batch");
     const auto sample_us = number_param(c.parsed, "sample_us");
     const auto compute_us = number_param(c.parsed, "compute_us");
-    if (batch && *batch > 0 && sample_us && *sample_us >= 0 && compute_us && *compute_us >= 0) {
+    if (!found && batch && *batch > 0 && sample_us && *sample_us >= 0 && compute_us &&
+        *compute_us >= 0) {
       settings.batch = static_cast<std::size_t>(*batch);
       settings.sample_us = *sample_us;
       settings.compute_us = *compute_us;
-      break;
+      found = true;
     }
+    if (const auto count = number_param(c.parsed, "workers");
+        count && *count > 0 && workers.size() < kMostLoaderWorkerCounts) {
+      workers.insert(*count);
+    }
+  }
+  if (workers.size() > 1) {
+    settings.workers.assign(workers.begin(), workers.end());
   }
   return settings;
 }

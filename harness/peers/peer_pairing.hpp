@@ -24,11 +24,15 @@ std::string memory_case(const std::string& dir, const std::string& kind, const s
 std::vector<std::uint64_t> peer_copy_sizes(const nlohmann::json& report, std::size_t most);
 
 // The DataLoader settings a host/pipeline case mirrors: batch size, CPU work per sample and the
-// GPU step (as host time) of the report's first train loop, or the family's defaults.
+// GPU step (as host time) of the report's first train loop, or the family's defaults; and the
+// worker counts to measure: 0 (PyTorch's default) and those of the report's train loops, so each
+// of them has a DataLoader beside it (at most kMostLoaderWorkerCounts in all).
+inline constexpr std::size_t kMostLoaderWorkerCounts = 3;
 struct LoaderSettings {
   std::size_t batch = 16;
   long long sample_us = 50;
   long long compute_us = 300;
+  std::vector<long long> workers{0, 4};
 };
 LoaderSettings peer_loader_settings(const nlohmann::json& report);
 

@@ -93,6 +93,11 @@ std::vector<std::string> pytorch_command(const std::string& python, const std::s
   if (!sizes.empty()) {
     argv.insert(argv.end(), {"--sizes", join_numbers(sizes)});
   }
+  std::string workers;
+  for (const long long count : settings.workers) {
+    workers += (workers.empty() ? "" : ",") + std::to_string(count);
+  }
+  argv.insert(argv.end(), {"--workers", workers});
   argv.insert(argv.end(), {"--batch", std::to_string(settings.batch), "--sample-us",
                            std::to_string(settings.sample_us), "--compute-us",
                            std::to_string(settings.compute_us), "--batches",

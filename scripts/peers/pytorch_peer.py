@@ -3,9 +3,10 @@
 
 Measures tensor.to('cuda') from pageable and from pinned memory at the given sizes (skipped,
 with the reason, when CUDA is not available to torch), and the DataLoader loop the host/pipeline
-cases mirror: num_workers 0 and 4, pin_memory False and True, a sample of a 3x64x64 float32 tile
-and an int64 id with sample_us of CPU work each, a GPU step stood in by compute_us of host time a
-batch. The loader part needs no GPU. Prints one JSON line:
+cases mirror: each num_workers of --workers (h2dbench passes 0 and its loops' counts), pin_memory
+False and True (True only where CUDA is: without it nothing is pinned), a sample of a 3x64x64
+float32 tile and an int64 id with sample_us of CPU work each, a GPU step stood in by compute_us of
+host time a batch. The loader part needs no GPU. Prints one JSON line:
 {"torch": VERSION, "figures": [{"test", "bytes"|"num_workers"+"pin_memory", "value", "unit"}],
  "skipped": [REASON...]}.
 """
@@ -60,11 +61,13 @@ def copy_figures(sizes):
 
 def loader_figures(args, cuda):
     figures = []
-    for workers in (0, 4):
-        for pin_memory in (False, True):
+    # Without CUDA there is nothing to pin for: a pin_memory=True loader would run unpinned and its
+    # figure would claim what did not happen, so only pin_memory=False is measured then.
+    for workers in args.workers:
+        for pin_memory in (False, True) if cuda else (False,):
             dataset = TileDataset(args.batch * (args.batches + 1), args.sample_us)
             loader = DataLoader(dataset, batch_size=args.batch, num_workers=workers,
-                                pin_memory=pin_memory and cuda)
+                                pin_memory=pin_memory)
             batches = iter(loader)
             next(batches)  # warm-up: workers started, first batch collated
             start = time.perf_counter()
@@ -87,6 +90,8 @@ def loader_figures(args, cuda):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="", help="copy sizes in bytes, comma separated")
+    parser.add_argument("--workers", default="0,4",
+                        help="DataLoader num_workers to measure, comma separated")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--sample-us", type=int, default=50)
     parser.add_argument("--compute-us", type=int, default=300)
@@ -96,6 +101,12 @@ def main():
         sizes = [int(size) for size in args.sizes.split(",") if size]
     except ValueError:
         parser.error(f"--sizes '{args.sizes}': bytes, comma separated")
+    try:
+        args.workers = [int(count) for count in args.workers.split(",") if count]
+    except ValueError:
+        parser.error(f"--workers '{args.workers}': counts, comma separated")
+    if not args.workers or min(args.workers) < 0:
+        parser.error("--workers needs counts of 0 or more")
     if args.batch < 1 or args.batches < 1 or args.sample_us < 0 or args.compute_us < 0:
         parser.error("--batch and --batches must be positive, --sample-us and --compute-us not negative")
 
@@ -104,6 +115,7 @@ def main():
     figures = []
     if not cuda:
         skipped.append("tensor.to('cuda') not measured: torch.cuda.is_available() is False")
+        skipped.append("DataLoader(pin_memory=True) not measured: without CUDA nothing is pinned")
     elif sizes:
         figures += copy_figures(sizes)
     figures += loader_figures(args, cuda)
