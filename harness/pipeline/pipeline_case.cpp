@@ -14,6 +14,7 @@
 #include "harness/decode/run_images.hpp"
 #include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
+#include "harness/pipeline/epoch_rate.hpp"
 #include "harness/pipeline/jpeg_slot.hpp"
 
 namespace h2d {
@@ -102,12 +103,14 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
   const PipelineConfig config = with_decode_inputs(case_config, *context.images);
   Pipeline pipeline(config, engine);
   EpochResult sum;
+  std::vector<EpochSpan> epochs;
   MeasurementLoop loop(state, context.stopping_rule);
   for (auto _ : loop) {
     const EpochResult epoch = pipeline.run_epoch();
     throw_unless_clean(epoch);
     loop.record(epoch.window_s);
     add_epoch(sum, epoch);
+    epochs.push_back({epoch.measured * config.batch_size, epoch.window_s});
   }
 
   const double window = sum.window_s;
@@ -123,8 +126,9 @@ void run_pipeline_case(const PipelineConfig& case_config, StepEngine& engine, bo
   if (config.decode == DecodeMode::cpu) {
     set_counter(state, "workers_to_keep_up", static_cast<double>(verdict.workers_to_keep_up));
   }
-  set_counter(state, "samples_per_s",
-              static_cast<double>(sum.measured * config.batch_size) / window);
+  // The median epoch's rate: rel_ci_pct is the interval of the median epoch, so it is this
+  // figure's (the busy shares below are of the whole window).
+  set_counter(state, "samples_per_s", median_epoch_rate(epochs));
   set_counter(state, "gpu_busy_pct", load.step * 100);
   set_counter(state, "bus_busy_pct", load.bus * 100);
   set_counter(state, "worker_busy_pct", load.workers * 100);
