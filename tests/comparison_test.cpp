@@ -391,8 +391,10 @@ TEST(Comparison, PeerFiguresOfEverySideAreTheirOwnLines) {
   };
   const std::vector<double> gen4{26.0, 25.0, 25.5}, gen5{55.4, 55.5, 55.3};
   for (std::size_t run = 0; run < 3; ++run) {
-    sides[0][run].document["h2dbench"]["peers"]["figures"] = {peer(gen4[run])};
-    sides[1][run].document["h2dbench"]["peers"]["figures"] = {peer(gen5[run])};
+    sides[0][run].document["h2dbench"]["peers"]["figures"] =
+        nlohmann::json::array({peer(gen4[run])});
+    sides[1][run].document["h2dbench"]["peers"]["figures"] =
+        nlohmann::json::array({peer(gen5[run])});
   }
   const Comparison c = compare_sides(sides, CompareOptions{});
   ASSERT_EQ(c.peers.size(), 1u);
