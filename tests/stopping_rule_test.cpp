@@ -57,15 +57,16 @@ TEST(StoppingRule, CountCapAndExactCount) {
   EXPECT_EQ(decide(rule, alternating_samples(3), 0.0), StopReason::exact_count);
 }
 
-// The interval is a 95% one: under 6 samples none exists, so a looser target cannot stop a case
-// before its floor either (5 identical samples are not a known median).
+// The interval is the rule's 97% one (kStoppedIntervalConfidence): under 7 samples none exists, so
+// a looser target cannot stop a case before its floor either (6 identical samples are not a known
+// median).
 TEST(StoppingRule, TheTargetIsAConfidenceIntervalNotASpread) {
   StoppingRule rule;
   rule.min_measurements = 2;
-  EXPECT_EQ(decide(rule, steady_samples(5), 0.01), StopReason::measuring);
-  EXPECT_EQ(decide(rule, steady_samples(6), 0.01), StopReason::median_known);
+  EXPECT_EQ(decide(rule, steady_samples(6), 0.01), StopReason::measuring);
+  EXPECT_EQ(decide(rule, steady_samples(7), 0.01), StopReason::median_known);
   rule.target_rel_ci_pct = 40;  // 1 and 2 alternate: the interval 1..2 is 33% of a median of 1.5
-  EXPECT_EQ(decide(rule, alternating_samples(6), 0.01), StopReason::median_known);
+  EXPECT_EQ(decide(rule, alternating_samples(8), 0.01), StopReason::median_known);
 }
 
 TEST(StoppingRule, PresetsCapQuickAtATenthAndFullAtTwoSeconds) {

@@ -72,7 +72,7 @@ TEST(TimeBank, ANoisyCaseThatCanKnowItsMedianTakesTheTimeAndGivesBackTheRest) {
   const StoppingRule rule = banked_rule(5);
   StoppingCheck check(rule);
   const std::vector<double> at_cap = spread(40);
-  const MedianInterval interval = median_interval(at_cap);
+  const MedianInterval interval = median_interval(at_cap, rule.interval_confidence);
   ASSERT_GT(interval.relative_half_width_pct(), 1.0);
   const double needed_s = projected_seconds(1.0, interval, 0.3).value();
   ASSERT_GT(needed_s, 0.6);

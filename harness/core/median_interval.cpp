@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "harness/core/statistics.hpp"
 
@@ -69,8 +70,11 @@ double MedianInterval::relative_half_width_pct() const {
   return std::max(median - low, high - median) / std::abs(median) * 100;
 }
 
-MedianInterval median_interval(std::vector<double> samples) {
-  constexpr double kCoverage = 0.95;
+MedianInterval median_interval(std::vector<double> samples, double confidence) {
+  if (!(confidence >= 0.5 && confidence <= 0.999)) {
+    throw std::invalid_argument("a median interval's confidence is 0.5 to 0.999");
+  }
+  const double kCoverage = confidence;
   const SampleStats stats = summarize(samples);                       // throws for an empty sample
   const double widening = correlation_widening(samples, stats.mean);  // in measurement order
   std::sort(samples.begin(), samples.end());

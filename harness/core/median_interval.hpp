@@ -20,14 +20,17 @@ struct MedianInterval {
   double low = 0;
   double high = 0;
   std::size_t measurements = 0;
-  bool covers_95 = false;
+  bool covers_95 = false;  // a pair of ranks reached the asked confidence (95% by default)
   // The larger distance from the median to an end, in % of the median (rel_ci_pct); 0 for a
   // median of 0.
   double relative_half_width_pct() const;
 };
 
-// Throws std::invalid_argument for an empty sample.
-MedianInterval median_interval(std::vector<double> samples);
+// `confidence` is the interval's nominal coverage for a fixed sample count (0.5 to 0.999); a case
+// that stops as soon as its interval is narrow reports a higher one (kStoppedIntervalConfidence,
+// harness/core/stopping_rule.hpp), so that its stopped interval covers 95%. Throws
+// std::invalid_argument for an empty sample or a confidence outside that range.
+MedianInterval median_interval(std::vector<double> samples, double confidence = 0.95);
 
 // How well a case's median is known, as the counters every case reports: rel_ci_pct (the
 // interval's relative_half_width_pct) and measurements (how many it had). The verdict's ties read

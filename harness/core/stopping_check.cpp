@@ -42,8 +42,8 @@ bool StoppingCheck::extend(const std::vector<double>& samples, double elapsed_s)
   if (!rule_.bank) {
     return false;
   }
-  std::optional<double> total_s =
-      projected_seconds(rule_.target_rel_ci_pct, median_interval(samples), elapsed_s);
+  std::optional<double> total_s = projected_seconds(
+      rule_.target_rel_ci_pct, median_interval(samples, rule_.interval_confidence), elapsed_s);
   if (!total_s || *total_s > most_cap_s_) {
     return false;  // a case that cannot be helped leaves the time to one that can
   }

@@ -33,7 +33,7 @@ StopReason decide(const StoppingRule& rule, const std::vector<double>& samples, 
     return StopReason::count_cap;
   }
   if (n >= rule.min_measurements && elapsed_s >= rule.min_seconds) {
-    const MedianInterval interval = median_interval(samples);
+    const MedianInterval interval = median_interval(samples, rule.interval_confidence);
     if (interval.covers_95 && interval.relative_half_width_pct() <= rule.target_rel_ci_pct) {
       return StopReason::median_known;
     }

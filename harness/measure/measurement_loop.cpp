@@ -45,7 +45,8 @@ bool MeasurementLoop::keep_going() {
 }
 
 void MeasurementLoop::finish() {
-  const MedianInterval interval = median_interval(seconds_);
+  // The interval it stopped on: the rule's confidence, so that it covers 95% once stopped.
+  const MedianInterval interval = median_interval(seconds_, rule_.interval_confidence);
   state_.SetIterationTime(interval.median);
   state_.KeepRunning();  // false: ends Google Benchmark's iteration and stops its timer
   for (const auto& [name, value] : interval_counters(interval)) {
