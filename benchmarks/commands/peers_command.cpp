@@ -102,7 +102,8 @@ int peers_command(const std::vector<std::string>& args, const std::string& /*pro
     "  --out PATH            report file (default: results/<host>_peers_<UTC time>.json)\n"
     "  --sizes LIST          copy sizes, whole MiB each (default: 64MiB)\n"
     "  --nvbandwidth PATH    the nvbandwidth program (default: found on PATH)\n"
-    "  --peer-limit SECONDS  each peer's time bound, then it is killed (default: 60)\n",
+    "  --peer-limit SECONDS  the peers' time bound, all together; one still running then is\n"
+    "                        killed (default: 60)\n",
 });
 
 }  // namespace

@@ -243,7 +243,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   if (context.options.peers) {
     fmt::print("{}", wrap_line(fmt::format(
                          "h2dbench: --peers: after the cases, nvbandwidth and PyTorch where found, "
-                         "at most {:g} s each",
+                         "at most {:g} s in all",
                          context.options.peer_limit_s)));
   }
   nvtx_name_this_thread("h2dbench main");

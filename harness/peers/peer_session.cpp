@@ -30,7 +30,7 @@ double seconds(milliseconds span) {
   return std::chrono::duration<double>(span).count();
 }
 
-// One peer's calls, one after another, each given what is left of the peer's bound.
+// The peers' calls, one after another, each given what is left of their one bound.
 class PeerClock {
  public:
   explicit PeerClock(milliseconds limit)
@@ -52,9 +52,8 @@ void report_run(const PeerRun& run) {
   }
 }
 
-void run_nvbandwidth(const std::string& program, const PeerRequest& request,
+void run_nvbandwidth(const std::string& program, const PeerRequest& request, const PeerClock& clock,
                      std::vector<PeerRun>& runs) {
-  const PeerClock clock(request.limit);
   for (const std::uint64_t bytes : request.sizes) {
     const auto argv = nvbandwidth_command(program, bytes);
     const milliseconds left = clock.left();
@@ -77,6 +76,7 @@ void run_nvbandwidth(const std::string& program, const PeerRequest& request,
 
 nlohmann::json run_peers(const PeerRequest& request) {
   std::vector<PeerRun> runs;
+  const PeerClock clock(request.limit);  // one bound for all of them: a run's peers cost at most it
   const std::string nvbandwidth = find_program(request.nvbandwidth.value_or("nvbandwidth"));
   if (nvbandwidth.empty()) {
     const std::string why =
@@ -97,9 +97,21 @@ nlohmann::json run_peers(const PeerRequest& request) {
     say(fmt::format("nvbandwidth ({}) at {}: {}, at most {:g} s", nvbandwidth,
                     sizes_text(request.sizes), fmt::join(nvbandwidth_tests(), " "),
                     seconds(request.limit)));
-    run_nvbandwidth(nvbandwidth, request, runs);
+    run_nvbandwidth(nvbandwidth, request, clock, runs);
   }
-  run_pytorch_peer(request, runs);
+  PeerRequest rest = request;
+  rest.limit = clock.left();
+  if (rest.limit.count() == 0) {
+    runs.push_back({"pytorch",
+                    "",
+                    "skipped",
+                    fmt::format("the peers' {:g} s bound was spent", seconds(request.limit)),
+                    0,
+                    {}});
+    report_run(runs.back());
+  } else {
+    run_pytorch_peer(rest, runs);
+  }
   return peers_to_json(runs, seconds(request.limit));
 }
 
