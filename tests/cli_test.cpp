@@ -206,6 +206,9 @@ TEST(Cli, AskedRepetitionsAreEachKeptInTheReport) {
   }
   EXPECT_EQ(iterations, 3);
   EXPECT_GE(aggregates, 3);  // mean, median, stddev (and cv)
+  // The bound printed before the run counts every repetition (the line may wrap before it).
+  EXPECT_NE(result.output.find("of measuring (3 repetitions of each case)"), std::string::npos)
+      << result.output;
 }
 
 // --console full shows Google Benchmark's table with every counter, under the report's names;

@@ -8,6 +8,7 @@
 
 #include "benchmarks/commands/commands.hpp"
 #include "benchmarks/commands/suite.hpp"
+#include "harness/cli/benchmark_flags.hpp"
 #include "harness/cli/output_lock.hpp"
 #include "harness/cli/run_options.hpp"
 #include "harness/cli/run_progress.hpp"
@@ -137,10 +138,20 @@ void print_image_set(const ImageSet& set) {
   }
 }
 
+// Google Benchmark runs each case this many times (--benchmark_repetitions), each under the rule.
+std::size_t repetitions_asked(const RunOptions& options) {
+  const auto asked = benchmark_flag(options.benchmark_flags, "repetitions");
+  try {
+    return asked ? std::max<std::size_t>(1, std::stoul(*asked)) : 1;
+  } catch (const std::exception&) {
+    return 1;  // Google Benchmark refuses it before any case runs
+  }
+}
+
 // Before the measuring starts: how long the run can take at most, from the stopping rule's cap
 // (the yardsticks of measure_by_rule come on top: staging's pinned reference, streams' serial
 // phases).
-void announce_duration(std::size_t cases, const StoppingRule& rule) {
+void announce_duration(std::size_t cases, std::size_t repetitions, const StoppingRule& rule) {
   if (rule.exact_measurements > 0) {
     return;  // profile mode said its own line
   }
@@ -148,7 +159,7 @@ void announce_duration(std::size_t cases, const StoppingRule& rule) {
       "{}",
       wrap_line(fmt::format(
           "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
-          "measurements) or for {:g} s{}: at most {} of measuring, plus each case's setup and "
+          "measurements) or for {:g} s{}: at most {} of measuring{}, plus each case's setup and "
           "the yardsticks h2d/staging and h2d/streams measure beside their cases, under the same "
           "rule",
           cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
@@ -156,7 +167,9 @@ void announce_duration(std::size_t cases, const StoppingRule& rule) {
           rule.bank ? fmt::format(", more (up to {:g} s) with time the cases that needed less left",
                                   rule.most_cap_multiple * rule.cap_seconds())
                     : std::string(" at most"),
-          rough_duration(static_cast<double>(cases) * rule.cap_seconds()))));
+          rough_duration(static_cast<double>(cases * repetitions) * rule.cap_seconds()),
+          repetitions > 1 ? fmt::format(" ({} repetitions of each case)", repetitions)
+                          : std::string())));
 }
 
 // The run's pinned async copy sizes and its loader cases, for the peers to measure beside them.
@@ -239,7 +252,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   CaseContext case_context = h2d::case_context(context.options, plan, selection.cases.size());
   case_context.latching = latching_of(context.latches);
   context.stopping_rule = case_context.stopping_rule;
-  announce_duration(selection.cases.size(), case_context.stopping_rule);
+  announce_duration(selection.cases.size(), repetitions_asked(context.options),
+                    case_context.stopping_rule);
   if (context.options.peers) {
     fmt::print("{}", wrap_line(fmt::format(
                          "h2dbench: --peers: after the cases, nvbandwidth and PyTorch where found, "
