@@ -8,27 +8,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "harness/core/owned_fd.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {
 namespace {
-
-// Closes the descriptor on every path out of read_bounded_file.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 std::string too_large(const std::string& path, const std::string& what, std::size_t max_bytes) {
   return fmt::format("{} '{}' is larger than {} MiB, the most h2dbench reads", what, path,
@@ -40,7 +24,7 @@ std::string too_large(const std::string& path, const std::string& what, std::siz
 std::string read_bounded_file(const std::string& path, const std::string& what,
                               std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it.
-  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  OwnedFd file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (file.get() < 0) {
     throw UsageError(fmt::format("{} '{}': {} (cannot open it)", what, path, std::strerror(errno)));
   }

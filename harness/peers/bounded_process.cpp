@@ -15,27 +15,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "harness/core/owned_fd.hpp"
+
 namespace h2d {
 namespace {
-
-// A file descriptor closed when it goes out of scope.
-class OwnedFd {
- public:
-  explicit OwnedFd(int fd = -1) : fd_(fd) {}
-  OwnedFd(const OwnedFd&) = delete;
-  OwnedFd& operator=(const OwnedFd&) = delete;
-  ~OwnedFd() { reset(); }
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-
- private:
-  int fd_;
-};
 
 bool is_executable_file(const std::string& path) {
   struct stat info {};
