@@ -96,10 +96,17 @@ TEST(SimStreams, APitchedCopyLandsEveryRowAtItsPitch) {
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
 }
 
-// The copy reads its pinned source as it goes (here: when it lands), so a loader that refills a
-// slot before the copy's event ends sends the refill, not the batch it meant. A host thread racing
-// a stream worker on a buffer: under TSan it runs only as scripts/ci/tsan.sh's GPU-side canary,
-// which must see TSan report it (the clean GPU pipeline run there proves nothing otherwise).
+// The copy reads its pinned source when it runs, not when it is enqueued, so a loader that refills
+// a slot before the copy's event ends sends the refill, not the batch it meant. A host thread
+// racing a stream worker on a buffer: under TSan it runs only as scripts/ci/tsan.sh's GPU-side
+// canary, which must see TSan report it (the clean GPU pipeline run there proves nothing
+// otherwise). Deterministic on a loaded machine: the stream is held by a kernel that waits on a
+// relaxed flag, the refill comes before the flag is set, and the host waits for the copy on another
+// relaxed flag before it synchronizes. Relaxed atomics order nothing for TSan, and every lock the
+// host takes that the stream worker also takes (the enqueues) comes before the refill, so the
+// refill and the copy's read are unordered however the threads are scheduled. (Synchronizing right
+// after the refill let a stream worker that had not yet taken the copy off its queue take it after
+// the host's synchronize: ordered, no race, a canary that missed under load.)
 TEST(SimStreams, APinnedSourceRewrittenBeforeTheCopyEndsIsWhatLands) {
 #if defined(H2D_THREAD_SANITIZER)
   if (std::getenv("H2D_TSAN_CANARY") == nullptr) {
@@ -114,8 +121,21 @@ TEST(SimStreams, APinnedSourceRewrittenBeforeTheCopyEndsIsWhatLands) {
   std::memset(host, 7, 8 * kMiB);
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  std::atomic<bool> go{false};
+  std::atomic<bool> copied{false};
+  const auto wait_relaxed = [](const std::atomic<bool>& flag) {
+    while (!flag.load(std::memory_order_relaxed)) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  };
+  ASSERT_EQ(enqueue_kernel(stream, "hold", [&] { wait_relaxed(go); }), cudaSuccess);
   ASSERT_EQ(cudaMemcpyAsync(device, host, 8 * kMiB, cudaMemcpyHostToDevice, stream), cudaSuccess);
-  std::memset(host, 9, 8 * kMiB);  // the refill, ~8 ms before the copy ends
+  ASSERT_EQ(enqueue_kernel(stream, "copied",
+                           [&copied] { copied.store(true, std::memory_order_relaxed); }),
+            cudaSuccess);
+  std::memset(host, 9, 8 * kMiB);  // the refill, after the copy was enqueued
+  go.store(true, std::memory_order_relaxed);
+  wait_relaxed(copied);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(static_cast<unsigned char*>(device)[8 * kMiB - 1], 9);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
