@@ -127,6 +127,8 @@ TEST(BatchRunGpu, FamiliesShowTheSilentNoPinAndVerify) {
   EXPECT_EQ(counter(runs, train + "single/pin=requested/batch=16", "pinned_fraction"), 1);
   EXPECT_EQ(counter(runs, train + "tuple/pin=packed/batch=16", "pinned_fraction"), 1);
   EXPECT_EQ(counter(runs, train + "tuple/pin=requested/batch=16", "copies_per_batch"), 3);
+  EXPECT_GE(counter(runs, train + "tuple/pin=requested/batch=16", "GB_per_s_rel_ci_pct"), 0)
+      << "the copy rate's own interval";
   EXPECT_GT(counter(runs, train + "tuple/pin=requested/batch=16", "host_prep_ms"), 0)
       << "each member's pinned copy is host work before the copies";
   EXPECT_EQ(counter(runs, train + "tuple/pin=packed/batch=16", "copies_per_batch"), 1);

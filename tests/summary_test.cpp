@@ -167,6 +167,30 @@ TEST(Summary, NoisyIsAMedianNotKnownWhereTheReportSays) {
   EXPECT_FALSE(contains(warnings, "cv > 5%")) << joined(warnings);
 }
 
+// A case whose figure moved while it was measured says so, however well it knew its median.
+TEST(Summary, ADriftingCaseIsNamedWithItsShift) {
+  ReportBuilder b("rig", "GPU");
+  b.add("h2d/memory/kind=pinned/mode=async/bytes=64MiB", "GB_per_s", {25},
+        {{"rel_ci_pct", 0.8},
+         {"measurements", 40},
+         {"stopped_by", 1},
+         {"drift_pct", 6.25},
+         {"drifting", 1}});
+  b.add("h2d/memory/kind=pageable/mode=sync/bytes=64MiB", "GB_per_s", {5},
+        {{"rel_ci_pct", 0.9},
+         {"measurements", 90},
+         {"stopped_by", 1},
+         {"drift_pct", -0.4},
+         {"drifting", 0}});
+  const RunSummary summary = summarize_report(b.json());
+  const auto& warnings = summary.families.at(0).warnings;
+  EXPECT_TRUE(contains(warnings,
+                       "1 drifting case (the second half of the measurements disagrees with the "
+                       "first: the median depends on when it stopped): "
+                       "h2d/memory/kind=pinned/mode=async/bytes=64MiB (time +6.2%)"))
+      << joined(warnings);
+}
+
 // A family this h2dbench has never heard of: its report's own declarations and entry axes say
 // what is workload and what is strategy, and which way its metric points.
 TEST(Summary, AFamilyNeverSeenIsReadFromItsDeclaration) {

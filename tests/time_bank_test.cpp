@@ -1,5 +1,6 @@
 // The time bank: steady cases lend what they left of their cap, noisy cases that can know their
-// median with it take it, and the run measures no longer than its case count times the cap.
+// median with it take it, loops that ran past their cap pay it back, and the run measures no
+// longer than its timed loops times the cap plus the overrun it reports.
 
 #include "harness/core/time_bank.hpp"
 
@@ -121,6 +122,68 @@ TEST(TimeBank, UnderTheFloorTheMissingMeasurementsComeFirst) {
   EXPECT_NEAR(check.cap_seconds(), 0.5, 1e-9) << "10 measurements at 0.05 s each";
   EXPECT_EQ(check.after(steady_samples(10), 0.5), StopReason::median_known);
   EXPECT_NEAR(rule.bank->balance(), 5 - 0.2, 1e-9);
+}
+
+TEST(TimeBank, AnOverrunIsPaidFromTheBalanceAndTheRestKept) {
+  TimeBank bank;
+  bank.deposit(0.5);
+  bank.charge_overrun(0.2);
+  EXPECT_DOUBLE_EQ(bank.balance(), 0.3);
+  EXPECT_EQ(bank.overruns(), 0u) << "paid in full: the bound holds";
+  bank.charge_overrun(0.5);
+  EXPECT_DOUBLE_EQ(bank.balance(), 0);
+  EXPECT_DOUBLE_EQ(bank.overrun_s(), 0.2);
+  EXPECT_EQ(bank.overruns(), 1u);
+  bank.charge_overrun(-1);
+  bank.charge_overrun(0);
+  EXPECT_EQ(bank.overruns(), 1u);
+}
+
+TEST(TimeBank, ALoopThatRanPastItsCapIsCharged) {
+  const StoppingRule rule = banked_rule(0.1);
+  StoppingCheck check(rule);
+  // Three long measurements: the last ended 0.2 s past the 0.3 s cap.
+  EXPECT_NE(check.after(steady_samples(3), 0.5), StopReason::measuring);
+  EXPECT_DOUBLE_EQ(rule.bank->balance(), 0);
+  EXPECT_NEAR(rule.bank->overrun_s(), 0.1, 1e-12);
+  EXPECT_EQ(rule.bank->overruns(), 1u);
+}
+
+// Whatever the loops do, the run measures no longer than its loops times the cap plus the
+// overrun the bank reports.
+TEST(TimeBank, TheRunsMeasuringStaysWithinItsBoundPlusTheReportedOverrun) {
+  const StoppingRule rule = banked_rule(0);
+  double measured_s = 0;
+  std::size_t loops = 0;
+  for (int i = 0; i < 60; ++i, ++loops) {
+    StoppingCheck check(rule);
+    double elapsed_s = 0;
+    StopReason reason = StopReason::measuring;
+    if (i % 3 == 0) {  // steady: lends most of its cap
+      elapsed_s = 0.04;
+      reason = check.after(steady_samples(10), elapsed_s);
+    } else if (i % 3 == 1) {  // noisy: may borrow, then stops where it can
+      elapsed_s = 0.3;
+      reason = check.after(spread(40), elapsed_s);
+      while (reason == StopReason::measuring) {
+        elapsed_s += 0.1;
+        reason = check.after(spread(40 + static_cast<std::size_t>(elapsed_s * 100)), elapsed_s);
+      }
+    } else {  // one measurement longer than the cap
+      elapsed_s = 0.9;
+      reason = check.after(steady_samples(3), elapsed_s);
+    }
+    ASSERT_NE(reason, StopReason::measuring);
+    measured_s += elapsed_s;
+  }
+  EXPECT_GT(rule.bank->overrun_s(), 0) << "the long loops outran what the steady ones left";
+  EXPECT_LE(measured_s,
+            static_cast<double>(loops) * rule.cap_seconds() + rule.bank->overrun_s() + 1e-9);
+  EXPECT_NEAR(measured_s,
+              static_cast<double>(loops) * rule.cap_seconds() + rule.bank->overrun_s() -
+                  rule.bank->balance(),
+              1e-9)
+      << "every second is the cap's, the bank's, or the reported overrun";
 }
 
 TEST(TimeBank, ProfileModeNeitherLendsNorTakes) {

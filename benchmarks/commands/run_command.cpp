@@ -149,27 +149,49 @@ std::size_t repetitions_asked(const RunOptions& options) {
 }
 
 // Before the measuring starts: how long the run can take at most, from the stopping rule's cap
-// (the yardsticks of measure_by_rule come on top: staging's pinned reference, streams' serial
-// phases).
-void announce_duration(std::size_t cases, std::size_t repetitions, const StoppingRule& rule) {
+// over every loop measured under it (the cases' own and their yardsticks': staging's pinned
+// reference, streams' serial phases) and every repetition.
+void announce_duration(const std::vector<BenchmarkCase>& cases, std::size_t repetitions,
+                       const StoppingRule& rule) {
   if (rule.exact_measurements > 0) {
     return;  // profile mode said its own line
   }
+  std::size_t loops = 0;
+  for (const BenchmarkCase& c : cases) {
+    loops += c.timed_loops;
+  }
+  const std::size_t yardsticks = loops - cases.size();
   fmt::print(
       "{}",
       wrap_line(fmt::format(
           "h2dbench: {} case{}, each measured until its median is known within {:g}% (at least {} "
-          "measurements) or for {:g} s{}: at most {} of measuring{}, plus each case's setup and "
-          "the yardsticks h2d/staging and h2d/streams measure beside their cases, under the same "
-          "rule",
-          cases, cases == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
+          "measurements) or for {:g} s{}: at most {} of measuring{}{}, plus each case's setup",
+          cases.size(), cases.size() == 1 ? "" : "s", rule.target_rel_ci_pct, rule.min_measurements,
           rule.cap_seconds(),
           rule.bank ? fmt::format(", more (up to {:g} s) with time the cases that needed less left",
                                   rule.most_cap_multiple * rule.cap_seconds())
                     : std::string(" at most"),
-          rough_duration(static_cast<double>(cases * repetitions) * rule.cap_seconds()),
+          rough_duration(static_cast<double>(loops * repetitions) * rule.cap_seconds()),
+          yardsticks > 0 ? fmt::format(" (with the {} yardstick{} measured beside their cases "
+                                       "under the same rule)",
+                                       yardsticks, yardsticks == 1 ? "" : "s")
+                         : std::string(),
           repetitions > 1 ? fmt::format(" ({} repetitions of each case)", repetitions)
                           : std::string())));
+}
+
+// After the measuring: how far it ran past the bound announce_duration printed, when it did.
+void announce_overrun(const StoppingRule& rule) {
+  if (!rule.bank || rule.bank->overruns() == 0) {
+    return;
+  }
+  fmt::print("{}", wrap_line(fmt::format(
+                       "h2dbench: measuring ran {} past the bound printed at the start: {} loop{} "
+                       "outlasted {} cap (a measurement is always taken whole) when the time the "
+                       "other cases left could not pay for it",
+                       rough_duration(rule.bank->overrun_s()), rule.bank->overruns(),
+                       rule.bank->overruns() == 1 ? "" : "s",
+                       rule.bank->overruns() == 1 ? "its" : "their")));
 }
 
 // The run's pinned async copy sizes and its loader cases, for the peers to measure beside them.
@@ -252,7 +274,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   CaseContext case_context = h2d::case_context(context.options, plan, selection.cases.size());
   case_context.latching = latching_of(context.latches);
   context.stopping_rule = case_context.stopping_rule;
-  announce_duration(selection.cases.size(), repetitions_asked(context.options),
+  announce_duration(selection.cases, repetitions_asked(context.options),
                     case_context.stopping_rule);
   if (context.options.peers) {
     fmt::print("{}", wrap_line(fmt::format(
@@ -278,6 +300,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   if (const std::optional<CpuTimes> cpu_after = read_cpu_times(); cpu_before && cpu_after) {
     context.cpu_steal_pct = steal_pct(*cpu_before, *cpu_after);
   }
+  announce_overrun(case_context.stopping_rule);
   nlohmann::json report = std::move(run.report);
   context.outcomes = std::move(run.outcomes);
   report["h2dbench"] = context_to_json(context);

@@ -209,6 +209,9 @@ std::vector<BenchmarkCase> streams_cases(const RunPlan& plan) {
           cases.push_back(
               make_case(name, {{"gpu", gpu.ordinal}, {"streams", static_cast<double>(streams)}},
                         run_streams_case, StreamsCase{gpu, variant, streams, bytes}));
+          // The overlapped passes, then each phase alone: copy, compute, copy back.
+          cases.back().timed_loops = 2 + (variant != Variant::copy ? 1 : 0) +
+                                     (variant == Variant::copy_compute_d2h ? 1 : 0);
         }
       }
     }

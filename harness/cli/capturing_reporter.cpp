@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "harness/core/median_interval.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopping_rule.hpp"
 #include "harness/core/text_wrap.hpp"
@@ -108,8 +109,13 @@ CaseRow case_row_of(const benchmark::BenchmarkReporter::Run& run, const PrimaryM
   } else if (metric.name == "real_time") {
     row.value = run.GetAdjustedRealTime();  // in the unit the cases register: microseconds
   }
-  if (const auto found = run.counters.find("rel_ci_pct"); found != run.counters.end()) {
-    row.rel_ci_pct = found->second.value;
+  // The interval of the figure the row shows: its own where the case wrote one.
+  for (const std::string& interval :
+       {figure_interval_counter(metric.name), std::string("rel_ci_pct")}) {
+    if (const auto found = run.counters.find(interval); found != run.counters.end()) {
+      row.rel_ci_pct = found->second.value;
+      break;
+    }
   }
   std::string note;
   if (const auto found = run.counters.find("stopped_by"); found != run.counters.end()) {
@@ -119,6 +125,10 @@ CaseRow case_row_of(const benchmark::BenchmarkReporter::Run& run, const PrimaryM
     } else if (reason == StopReason::count_cap) {
       note = "noisy: count cap";
     }
+  }
+  if (const auto found = run.counters.find("drifting");
+      found != run.counters.end() && found->second.value > 0) {
+    note += (note.empty() ? "" : "; ") + std::string("drifting");
   }
   if (!run.report_label.empty()) {
     note += (note.empty() ? "" : "; ") + run.report_label;

@@ -18,8 +18,17 @@ std::vector<CounterDeclaration> catalog() {
       {"rel_ci_pct", "%", kLower,
        "half the distribution-free 95% interval of the median (widened for correlated "
        "measurements), in % of the median"},
+      {"GB_per_s_rel_ci_pct", "%", kLower,
+       "rel_ci_pct of GB_per_s where the stopping rule timed a larger whole (h2d/batch: the "
+       "batch, while GB_per_s is the copy segment's median rate)"},
       {"stopped_by", "", kNeither,
        "why measuring stopped: 1 median known, 2 time cap (noisy), 3 count cap, 4 exact count"},
+      {"drift_pct", "%", kNeither,
+       "the measured time's second-half median minus its first-half median, in % of the median "
+       "(12 or more measurements)"},
+      {"drifting", "", kNeither,
+       "1 when the halves' intervals do not overlap and differ by more than the stopping rule's "
+       "target: the figure moved while it was measured"},
       {"cv_pct", "%", kLower, "coefficient of variation of the measured figure, in %"},
       // --- rates ---
       {"GB_per_s", "GB/s", kHigher, "bytes moved per second (decimal GB, as PCIe counts)"},

@@ -125,4 +125,8 @@ std::vector<std::pair<std::string, double>> interval_counters(const MedianInterv
           {"measurements", static_cast<double>(interval.measurements)}};
 }
 
+std::string figure_interval_counter(const std::string& figure) {
+  return figure + "_rel_ci_pct";
+}
+
 }  // namespace h2d

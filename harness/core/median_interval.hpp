@@ -37,4 +37,10 @@ MedianInterval median_interval(std::vector<double> samples, double confidence = 
 // them (harness/report/within_noise).
 std::vector<std::pair<std::string, double>> interval_counters(const MedianInterval& interval);
 
+// The counter that holds how well a case knows `figure` when the figure is not the measurement its
+// stopping rule timed (h2d/batch times whole batches and reports the copy segment's GB_per_s):
+// "<figure>_rel_ci_pct", in the unit of rel_ci_pct. Readers take it before rel_ci_pct for that
+// figure (harness/report/case_noise, the console's case rows).
+std::string figure_interval_counter(const std::string& figure);
+
 }  // namespace h2d

@@ -16,8 +16,8 @@ SampleStats SampleSeries::stats(const std::string& name) const {
   return summarize(samples(name));
 }
 
-MedianInterval SampleSeries::interval(const std::string& name) const {
-  return median_interval(samples(name));
+MedianInterval SampleSeries::interval(const std::string& name, double confidence) const {
+  return median_interval(samples(name), confidence);
 }
 
 }  // namespace h2d

@@ -17,8 +17,8 @@ class SampleSeries {
   // Throws std::invalid_argument when nothing was added under `name`.
   SampleStats stats(const std::string& name) const;
   double median(const std::string& name) const { return stats(name).median; }
-  // The 95% interval of the median of `name` (median_interval); throws as stats() does.
-  MedianInterval interval(const std::string& name) const;
+  // The interval of the median of `name` at `confidence` (median_interval); throws as stats() does.
+  MedianInterval interval(const std::string& name, double confidence = 0.95) const;
 
  private:
   const std::vector<double>& samples(const std::string& name) const;

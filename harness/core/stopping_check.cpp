@@ -33,7 +33,10 @@ StopReason StoppingCheck::after(const std::vector<double>& samples, double elaps
   if (reason == StopReason::measuring) {
     next_check_ = n + std::max<std::size_t>(1, n / 8);
   } else if (rule_.bank) {
+    // What it left goes to the others; what it ran past its cap (its last measurement, or the
+    // few the rule takes past the cap) is paid back, so the run's bound stays one.
     rule_.bank->deposit(rule_.cap_seconds() - elapsed_s);
+    rule_.bank->charge_overrun(elapsed_s - rule_.cap_seconds());
   }
   return reason;
 }

@@ -14,7 +14,7 @@ namespace h2d {
 //
 // With the rule's TimeBank, a case at its cap whose median the bank's time can make known
 // (projected_seconds) takes that time and goes on; when it stops, what it did not use of its cap
-// and of what it took goes back to the bank.
+// and of what it took goes back to the bank, and what it ran past them is charged to it.
 class StoppingCheck {
  public:
   explicit StoppingCheck(const StoppingRule& rule);

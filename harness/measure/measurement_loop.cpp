@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/core/halves_drift.hpp"
 #include "harness/core/median_interval.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/measure/counters.hpp"
@@ -53,6 +54,12 @@ void MeasurementLoop::finish() {
     set_counter(state_, name, value);
   }
   set_counter(state_, "stopped_by", static_cast<double>(reason_));
+  if (const auto drift =
+          halves_drift(seconds_, rule_.interval_confidence, rule_.target_rel_ci_pct)) {
+    // Of the measured time: a rate's shift is the opposite sign, about the same size.
+    set_counter(state_, "drift_pct", drift->shift_pct);
+    set_counter(state_, "drifting", drift->drifting ? 1 : 0);
+  }
 }
 
 }  // namespace h2d

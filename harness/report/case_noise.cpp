@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/core/median_interval.hpp"
+
 namespace h2d {
 namespace {
 
@@ -18,8 +20,11 @@ bool is_share(const std::optional<double>& pct) {
 
 std::optional<double> within_run_half_interval(const ReportCase& c, const std::string& metric) {
   const auto measurements = c.find_median("measurements");
-  if (const auto rel_ci = c.find_median("rel_ci_pct");
-      is_share(rel_ci) && measurements && *measurements >= 2) {
+  auto rel_ci = c.find_median(figure_interval_counter(metric));  // of this figure itself
+  if (!rel_ci) {
+    rel_ci = c.find_median("rel_ci_pct");
+  }
+  if (is_share(rel_ci) && measurements && *measurements >= 2) {
     return *rel_ci / 100 * c.median(metric);
   }
   const auto cv = c.find_median("cv_pct");

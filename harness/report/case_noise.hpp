@@ -17,7 +17,8 @@ Repetitions repetitions_of(const ReportCase& c, const std::string& metric);
 // iteration) or says nothing of it (a damaged counter is none).
 //  - With the stopping rule's counters (`rel_ci_pct` over 2 or more `measurements`), the
 //    distribution-free interval of the median, carried over to the figure the median gives
-//    (a rate from a time: the same share either way).
+//    (a rate from a time: the same share either way); the figure's own interval instead where the
+//    case wrote one (figure_interval_counter: h2d/batch's GB_per_s, the copy segment's rate).
 //  - In older reports, from `cv_pct` over `iterations`, the interval of a mean (1.96 cv /
 //    sqrt(iterations)).
 // compare does not use it: on the 2-core VM two runs minutes apart put 25 of 63 host cases more

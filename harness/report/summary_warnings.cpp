@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
@@ -215,10 +216,11 @@ std::string examples_of(const std::vector<std::pair<double, std::string>>& sorte
   return text + (sorted.size() > 3 ? ", ..." : "");
 }
 
-// Cases whose numbers deserve less trust. Where the report says how well each median is known
-// (the stopping rule's stopped_by and rel_ci_pct), those that stopped at their time cap before it
-// was known within the rule's target, by their interval: a wide spread with a known median is the
-// case's nature, not noise. In older reports, those whose spread is above kNoisyCv.
+// Cases whose numbers deserve less trust: noisy ones and drifting ones. Where the report says how
+// well each median is known (the stopping rule's stopped_by and rel_ci_pct), those that stopped at
+// their time cap before it was known within the rule's target, by their interval: a wide spread
+// with a known median is the case's nature, not noise. In older reports, those whose spread is
+// above kNoisyCv.
 void noisy(const std::vector<const ReportCase*>& cases, const PrimaryMetric& metric,
            std::vector<std::string>& warnings) {
   std::vector<std::pair<double, std::string>> capped;  // rel_ci_pct
@@ -244,6 +246,21 @@ void noisy(const std::vector<const ReportCase*>& cases, const PrimaryMetric& met
         "{} noisy case{} (median not known within the stopping rule's target at the time cap): {}",
         capped.size(), capped.size() == 1 ? "" : "s",
         examples_of(capped, [](double pct) { return fmt::format("+-{:.1f}%", pct); })));
+  }
+  std::vector<std::pair<double, std::string>> moved;  // drift_pct of the measured time
+  for (const ReportCase* c : cases) {
+    if (c->find_median("drifting").value_or(0) > 0) {
+      moved.emplace_back(c->find_median("drift_pct").value_or(0), c->name);
+    }
+  }
+  std::sort(moved.begin(), moved.end(),
+            [](const auto& a, const auto& b) { return std::abs(a.first) > std::abs(b.first); });
+  if (!moved.empty()) {
+    warnings.push_back(fmt::format(
+        "{} drifting case{} (the second half of the measurements disagrees with the first: the "
+        "median depends on when it stopped): {}",
+        moved.size(), moved.size() == 1 ? "" : "s",
+        examples_of(moved, [](double pct) { return fmt::format("time {:+.1f}%", pct); })));
   }
   if (!loud.empty()) {
     warnings.push_back(fmt::format(

@@ -107,6 +107,12 @@ nlohmann::json context_to_json(const RunContext& context) {
                  context.stopping_rule.bank
                      ? context.stopping_rule.most_cap_multiple * context.stopping_rule.cap_seconds()
                      : context.stopping_rule.cap_seconds()},
+                // Measuring past the bound printed at the start: measurements that outlasted
+                // their case's cap when the time the others left could not pay for them.
+                {"overrun_s",
+                 context.stopping_rule.bank ? context.stopping_rule.bank->overrun_s() : 0.0},
+                {"overruns", context.stopping_rule.bank ? context.stopping_rule.bank->overruns()
+                                                        : std::size_t{0}},
             }},
        }},
       {"skipped_families", skipped_families},

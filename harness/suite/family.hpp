@@ -35,6 +35,10 @@ struct BenchmarkCase {
   // Registered with one iteration: the body measures in a MeasurementLoop (harness/measure).
   std::function<void(benchmark::State&, const CaseContext&)> body;
   bool needs_gpu = false;  // from its family (select_cases): skipped after a sticky CUDA error
+  // How many loops it measures under the run's stopping rule: its own and those of the yardsticks
+  // it measures beside it (h2d/staging's pinned reference, h2d/streams' serial phases). Each may
+  // take the rule's cap, so the bound the run prints counts each.
+  std::size_t timed_loops = 1;
 };
 
 // A family of cases (h2d/memory, host/memcpy, ...): one per file in benchmarks/.
