@@ -49,6 +49,7 @@ int list_command(const std::vector<std::string>& args, const std::string& /*prog
   if (!selection.skipped_families.empty() && !discovery.usable()) {
     fmt::print("# h2dbench list --all shows them, marked \"needs a GPU\"\n");
   }
+  fmt::print("# sample {}\n", describe_sample(options.sample));
   fmt::print("# {} cases, preset {}", selection.cases.size(), to_string(options.preset));
   if (preview) {
     fmt::print("; {} need a GPU (no usable GPU here: {})", gpu_cases, discovery.unavailable_reason);
@@ -59,7 +60,8 @@ int list_command(const std::vector<std::string>& args, const std::string& /*prog
 
 [[maybe_unused]] const bool list_command_registered = register_command({
     "list",
-    "list [--preset quick|default|full] [--filter REGEX] [--devices all|0,1] [--all]",
+    "list [--preset quick|default|full] [--filter REGEX] [--devices all|0,1] [--sample SPEC] "
+    "[--all]",
     "print the cases a run would execute",
     list_command,
     run_options_help(/*listing=*/true),

@@ -29,6 +29,7 @@
 #include "harness/peers/peer_session.hpp"
 #include "harness/report/counter_declarations_json.hpp"
 #include "harness/report/report_file.hpp"
+#include "harness/report/sample_record.hpp"
 #include "harness/report/summary.hpp"
 #include "harness/suite/case_runner.hpp"
 #include "harness/suite/context.hpp"
@@ -270,6 +271,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
 
   announce_devices(plan);
+  if (plan.sample.name != "tile") {
+    fmt::print("{}", wrap_line("h2dbench: sample " + describe_sample(plan.sample)));
+  }
   context.latches = decide_run_latches(plan, context.options.profile);
   CaseContext case_context = h2d::case_context(context.options, plan, selection.cases.size());
   case_context.latching = latching_of(context.latches);
@@ -308,6 +312,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   add_declarations(report, selection);
   add_topology_to_report(report, context.selected_devices);  // h2dbench.topology and link_pct
   report["h2dbench"]["counters"] = counter_declarations_json(report["benchmarks"]);
+  report["h2dbench"]["sample"] =
+      sample_to_json(context.options.sample, context.options.sample_given);
   if (const auto images = plan.images->used()) {
     report["h2dbench"]["images"] = image_set_to_json(*images);
   }
@@ -337,6 +343,7 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 
 constexpr const char* kRunUsage =
     "run [--preset quick|default|full] [--out PATH] [--devices all|0,1] [--filter REGEX] "
+    "[--sample SPEC] "
     "[--pinned-limit SIZE] [--profile] [--trace FILE.json] [--watchdog SECONDS] [--images DIR] "
     "[--console compact|full] [--peers] [--nvbandwidth PATH] [--peer-limit SECONDS] "
     "[--benchmark_*...]";

@@ -44,6 +44,7 @@ void strip_timing_suffixes(nlohmann::json& report) {
 RunPlan make_plan(const RunOptions& options, const DeviceDiscovery& discovery) {
   RunPlan plan;
   plan.preset = options.preset;
+  plan.sample = options.sample;
   plan.no_gpu_reason = discovery.unavailable_reason;
   if (options.images) {
     plan.images = std::make_shared<const RunImages>(*options.images);  // a bad folder: one line
@@ -68,6 +69,7 @@ RunPlan make_preview_plan(const RunOptions& options) {
   const std::string wanted = options.devices.value_or("0");
   RunPlan plan;
   plan.preset = options.preset;
+  plan.sample = options.sample;
   for (int ordinal : parse_device_list(wanted, wanted == "all" ? 1 : kMostPreviewOrdinals)) {
     DeviceInfo gpu;
     gpu.ordinal = ordinal;

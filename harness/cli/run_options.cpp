@@ -40,7 +40,8 @@ CommandSyntax run_syntax(bool listing) {
   CommandSyntax syntax{listing ? "list" : "run",
                        {{"--preset", "quick, default or full"},
                         {"--filter", "a regular expression"},
-                        {"--devices", "'all' or GPU ordinals such as 0,1"}},
+                        {"--devices", "'all' or GPU ordinals such as 0,1"},
+                        {"--sample", "a named sample, name:shape:dtype members, or @FILE"}},
                        "",
                        listing ? "" : "--benchmark_"};
   if (listing) {
@@ -66,7 +67,11 @@ std::string run_options_help(bool listing) {
   std::string help =
       "  --preset quick|default|full   how much to sweep (default: default)\n"
       "  --filter REGEX                only cases whose name matches\n"
-      "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n";
+      "  --devices all|LIST            GPU ordinals to use, e.g. 0,1 (default: 0)\n"
+      "  --sample SPEC                 one sample of your batch: tile (default), imagenet,\n"
+      "                                detection, tokens, or name:shape:dtype members separated\n"
+      "                                by commas (image:3x224x224:uint8,boxes:0..100x4:float32;\n"
+      "                                A..B varies per sample), or @FILE (JSON)\n";
   if (listing) {
     return help +
            "  --all                         without a usable GPU, also the cases a GPU run would\n"
@@ -120,6 +125,10 @@ RunOptions parse_run_options(const std::vector<std::string>& args, bool listing)
     compile_filter("--filter", options.filter);
   }
   options.devices = parsed.get("--devices");
+  if (const auto sample = parsed.get("--sample")) {
+    options.sample = parse_sample(*sample, "--sample");
+    options.sample_given = *sample;
+  }
   options.all_cases = parsed.has("--all");
   options.out = parsed.get("--out");
   if (const auto limit = parsed.get("--pinned-limit")) {

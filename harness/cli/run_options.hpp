@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/core/preset.hpp"
+#include "harness/core/sample_spec.hpp"
 
 namespace h2d {
 
@@ -32,6 +33,10 @@ struct RunOptions {
   bool peers = false;            // --peers: nvbandwidth and PyTorch after the cases
   std::optional<std::string> nvbandwidth;  // --nvbandwidth PATH (implies --peers)
   double peer_limit_s = 60;                // --peer-limit SECONDS: each peer's time bound
+  // --sample SPEC: what one sample of the user's batch carries (harness/core/sample_spec);
+  // the tile by default.
+  SampleSpec sample = named_samples().front();
+  std::string sample_given = "tile";  // as the user wrote it (a name, members or @FILE)
 };
 
 // The options of `run` (listing false) or `list` (true) and what they mean, one line each, for
@@ -39,7 +44,8 @@ struct RunOptions {
 std::string run_options_help(bool listing);
 
 // Parses `args` (the words after the subcommand). `listing` is true for `list`, which takes only
-// --preset, --filter, --devices and --all. Throws UsageError naming the flag and what is valid.
+// --preset, --filter, --devices, --sample and --all. Throws UsageError naming the flag and what is
+// valid.
 RunOptions parse_run_options(const std::vector<std::string>& args, bool listing);
 
 // "all" or a comma list of ordinals ("0,2"); each must be below `device_count`, none repeated.

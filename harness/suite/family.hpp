@@ -12,6 +12,7 @@
 #include "harness/core/case_name.hpp"
 #include "harness/core/device_info.hpp"
 #include "harness/core/preset.hpp"
+#include "harness/core/sample_spec.hpp"
 #include "harness/decode/run_images.hpp"
 #include "harness/measure/case_context.hpp"
 
@@ -24,6 +25,8 @@ struct RunPlan {
   std::string no_gpu_reason;        // why `devices` is empty
   // --images or the generated tiles: which tile groups the decode families have.
   std::shared_ptr<const RunImages> images = std::make_shared<const RunImages>();
+  // --sample: what one sample of the batch families' batches carries (the tile by default).
+  SampleSpec sample = named_samples().front();
 };
 
 // One benchmark case, ready to hand to Google Benchmark.
