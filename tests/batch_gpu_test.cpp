@@ -18,12 +18,17 @@
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/host/normalize.hpp"
 #include "kernels/normalize.cuh"
+#include "tests/batch_test_support.hpp"
 #include "tests/gpu_test_support.hpp"
 
 namespace h2d {
 namespace {
 
-const SampleShape kOdd{3, 33, 47};  // odd sizes: the packed offsets carry padding
+// Odd sizes, so the packed offsets carry padding: the tile's members at 3x33x47.
+const SampleSpec& odd_tile() {
+  static const SampleSpec spec = testing::small_tile(3, 33, 47);
+  return spec;
+}
 
 bool is_pinned(const void* pointer) {
   return actual_kind(pointer) == ActualKind::pinned;
@@ -33,10 +38,11 @@ bool is_pinned(const void* pointer) {
 // real pinned memory, device block.
 struct Batch {
   Batch(BatchTask task, BatchLayout layout_kind, PinPolicy policy, std::size_t size,
-        std::uint64_t seed)
-      : layout(plan_layout(layout_kind, kOdd, sent_members(task), size)),
+        std::uint64_t seed, const SampleSpec& spec = odd_tile(), Collate collate = Collate::pad)
+      : layout(plan_layout(layout_kind,
+                           batch_contents(spec, sent_members(spec, task), size, collate, seed))),
         transfer(plan_transfer(layout, policy)),
-        samples(kOdd, layout.members, size, seed),
+        samples(layout.contents, seed),
         staging(layout, transfer, HostKind::pinned),
         device(0, layout, transfer, task) {}
 
@@ -99,6 +105,28 @@ TEST(BatchGpu, EachPolicyYieldsTheExpectedMemoryKindAndEveryMemberArrives) {
   }
 }
 
+// A detection-like sample whose per-object members vary (some samples have none), padded or as a
+// tensor a sample: every member of every sample arrives, whatever the layout and pin policy.
+TEST(BatchGpu, AVaryingSampleArrivesPaddedOrAsATensorASample) {
+  H2D_REQUIRE_GPU();
+  ScopedDevice on(0);
+  Rig rig;
+  const SampleSpec boxes =
+      parse_sample("image:3x9x11:float32,boxes:0..5x4:float32,labels:0..5:int64,size:2:int64");
+  for (BatchLayout layout_kind : all_batch_layouts()) {
+    for (Collate collate : {Collate::pad, Collate::list}) {
+      for (PinPolicy policy : all_pin_policies()) {
+        SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(collate)) +
+                     "/" + std::string(to_string(policy)));
+        Batch batch(BatchTask::train, layout_kind, policy, 6, 21, boxes, collate);
+        batch.device.clear(rig.stream);
+        rig.run(batch, 0);
+        EXPECT_NO_THROW(batch.device.verify_arrived(batch.samples, rig.stream));
+      }
+    }
+  }
+}
+
 TEST(BatchGpu, DeviceBlockEqualsTheHostPackedLayoutByteForByte) {
   H2D_REQUIRE_GPU();
   ScopedDevice on(0);
@@ -118,14 +146,14 @@ TEST(BatchGpu, DeviceBlockEqualsTheHostPackedLayoutByteForByte) {
       // Build the packed block on the host from the samples and the plan alone.
       std::vector<std::byte> expected(pack.bytes, std::byte{0});
       for (std::size_t sample = 0; sample < 4; ++sample) {
-        for (Member member : batch.layout.members) {
+        for (Member member = 0; member < batch.layout.member_count(); ++member) {
           std::memcpy(expected.data() + packed_offset(batch.layout, pack, member, sample),
-                      batch.samples.data(member, sample), member_bytes(kOdd, member));
+                      batch.samples.data(member, sample), batch.samples.bytes(member, sample));
         }
       }
       EXPECT_TRUE(arrived == expected);
-      EXPECT_EQ(batch.device.view(Member::mask, 2),
-                batch.device.block().data() + packed_offset(batch.layout, pack, Member::mask, 2));
+      EXPECT_EQ(batch.device.view(testing::kMask, 2),
+                batch.device.block().data() + packed_offset(batch.layout, pack, testing::kMask, 2));
     }
   }
 }
@@ -141,7 +169,7 @@ TEST(BatchGpu, PredictOutputComesBackIntoPinnedMemory) {
       const BatchDevice& device = batch.device;
       ASSERT_EQ(device.output().size(),
                 BatchDevice::output_bytes(batch.layout, BatchTask::predict));
-      EXPECT_EQ(device.output().size(), 5 * kOdd.pixels() * sizeof(float));
+      EXPECT_EQ(device.output().size(), 5u * 33 * 47 * sizeof(float));
       EXPECT_TRUE(is_pinned(device.output().data()));
       device.clear(rig.stream);
       EXPECT_THROW(device.verify_output(batch.samples), VerificationError);

@@ -8,14 +8,14 @@
 #include "harness/core/pinned_budget.hpp"
 #include "harness/core/pinned_fit.hpp"
 #include "harness/host/host_copy.hpp"
+#include "tests/batch_test_support.hpp"
 
 namespace h2d {
 namespace {
 
-const SampleShape kPinPolicyShape{3, 5, 7};  // image 420 bytes, mask 35, ids 24
-
+// image 420 bytes, mask 35, ids 24
 LayoutPlan train(BatchLayout layout, std::size_t batch) {
-  return plan_layout(layout, kPinPolicyShape, sent_members(BatchTask::train), batch);
+  return testing::plan_of(layout, batch);
 }
 
 // PyTorch 2.11, measured: Tensor, tuple, list (and namedtuple, dict) pinned member by member; a
@@ -112,8 +112,7 @@ TEST(PinPolicy, RedundantCasesAreNamed) {
   const LayoutPlan single = train(BatchLayout::single, 4);
   ASSERT_TRUE(redundant_case(single, PinPolicy::per_member));
   EXPECT_NE(redundant_case(single, PinPolicy::packed)->find("requested"), std::string::npos);
-  const LayoutPlan predict_tuple =
-      plan_layout(BatchLayout::tuple, kPinPolicyShape, sent_members(BatchTask::predict), 4);
+  const LayoutPlan predict_tuple = testing::plan_of(BatchLayout::tuple, 4, BatchTask::predict);
   EXPECT_NE(redundant_case(predict_tuple, PinPolicy::packed)->find("requested"), std::string::npos);
   EXPECT_TRUE(redundant_case(predict_tuple, PinPolicy::per_member));
   for (PinPolicy policy : all_pin_policies()) {
@@ -169,6 +168,37 @@ TEST(PinnedFit, RefusesWhatThePinnedCapCannotHoldAndKeepsNothing) {
   EXPECT_NO_THROW(require_pinned_fits(1024, "a test batch"));
   EXPECT_NO_THROW(require_pinned_fits(0, "nothing"));
   EXPECT_EQ(pinned_budget().in_use(), 0u);
+}
+
+// The detection sample at batch 16: every member of every sample that crosses on its own is a
+// copy (an object-less sample's empty boxes do not cross), and a packed batch is one.
+TEST(PinPolicy, ADetectionBatchCountsACopyForEveryMemberThatCrossesOnItsOwn) {
+  const SampleSpec detection = parse_sample("detection");
+  const LayoutPlan list =
+      testing::plan_of(BatchLayout::list, 16, BatchTask::train, detection, Collate::list);
+  std::size_t crossing = 0;
+  for (const std::size_t bytes : list.contents.bytes) {
+    crossing += bytes > 0 ? 1 : 0;
+  }
+  EXPECT_GE(crossing, 16u * 3) << "image, orig_size and size always cross";
+  EXPECT_EQ(plan_transfer(list, PinPolicy::none).copies_per_batch, crossing);
+  EXPECT_EQ(plan_transfer(list, PinPolicy::requested).copies_per_batch, crossing);
+  EXPECT_EQ(plan_transfer(list, PinPolicy::packed).copies_per_batch, 1u);
+  EXPECT_EQ(plan_transfer(list, PinPolicy::pinned_slots).copies_per_batch, 1u);
+  // A tuple whose per-object members are lists of tensors: the image, orig_size and size batched,
+  // the four per-object members a tensor a sample.
+  const LayoutPlan tuple =
+      testing::plan_of(BatchLayout::tuple, 16, BatchTask::train, detection, Collate::list);
+  std::size_t per_object = 0;
+  for (std::size_t sample = 0; sample < 16; ++sample) {
+    for (Member member = 1; member <= 4; ++member) {
+      per_object += tuple.contents.bytes_of(member, sample) > 0 ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(plan_transfer(tuple, PinPolicy::requested).copies_per_batch, 3 + per_object);
+  const LayoutPlan padded =
+      testing::plan_of(BatchLayout::tuple, 16, BatchTask::train, detection, Collate::pad);
+  EXPECT_EQ(plan_transfer(padded, PinPolicy::requested).copies_per_batch, 7u);
 }
 
 }  // namespace

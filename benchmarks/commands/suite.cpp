@@ -107,6 +107,12 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
       selection.skipped_families.push_back({family.name, "no usable GPU: " + plan.no_gpu_reason});
       continue;
     }
+    if (family.sample == SampleUse::tile_only && plan.sample.name != "tile") {
+      selection.skipped_families.push_back(
+          {family.name,
+           fmt::format("moves the tile's samples only, not --sample {}", plan.sample.name)});
+      continue;
+    }
     for (BenchmarkCase& bench_case : family.cases(plan)) {
       bench_case.needs_gpu = family.needs_gpu;
       if (std::regex_search(bench_case.name, pattern) &&

@@ -1,4 +1,5 @@
-// h2d/batch: ML-shaped batches (images, masks, tile ids) sent to the GPU, by task, collate layout,
+// h2d/batch: batches of the run's sample (--sample; by default the tile: images, masks, tile ids)
+// sent to the GPU, by task, collate layout (and collate=pad|list where a member varies),
 // pin policy and batch size. Train sends the batch; predict sends the images and brings a
 // per-pixel output back into pinned memory. pinned_fraction is what CUDA says about the memory the
 // copies read: the user story's silent no-pin (pin=requested on a tuple) shows as 0.
@@ -13,6 +14,7 @@
 #include "harness/batch/batch_device.hpp"
 #include "harness/batch/batch_staging.hpp"
 #include "harness/batch/pin_policy.hpp"
+#include "harness/batch/sample_axes.hpp"
 #include "harness/batch/sample_set.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
@@ -36,10 +38,16 @@ constexpr std::uint64_t kBatchSeed = 0x4832444241544348ull;  // "H2DBATCH"
 
 struct BatchCase {
   int device = 0;
+  SampleSpec sample;
   BatchTask task = BatchTask::train;
   BatchLayout layout = BatchLayout::single;
+  Collate collate = Collate::pad;
   PinPolicy policy = PinPolicy::none;
   std::size_t batch = 1;
+
+  BatchContents contents() const {
+    return batch_contents(sample, sent_members(sample, task), batch, collate, kBatchSeed);
+  }
 };
 
 bool is_pinned(const void* pointer) {
@@ -48,7 +56,7 @@ bool is_pinned(const void* pointer) {
 
 void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseContext& context) {
   ScopedDevice on(c.device);
-  const LayoutPlan layout = plan_layout(c.layout, SampleShape{}, sent_members(c.task), c.batch);
+  const LayoutPlan layout = plan_layout(c.layout, c.contents());
   const TransferPlan transfer = plan_transfer(layout, c.policy);
   const std::size_t output_bytes = BatchDevice::output_bytes(layout, c.task);
   require_pinned_fits(transfer.pinned_bytes + output_bytes,
@@ -56,7 +64,7 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
                                   format_bytes(layout.payload_bytes), to_string(c.policy)));
 
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
-  const SampleSet samples(layout.shape, layout.members, c.batch, kBatchSeed);
+  const SampleSet samples(layout.contents, kBatchSeed);
   BatchStaging staging(layout, transfer, HostKind::pinned);
   const BatchDevice device(c.device, layout, transfer, c.task);
   const Stream stream(c.device);
@@ -141,21 +149,28 @@ std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (const DeviceInfo& gpu : plan.devices) {
     for (BatchTask task : {BatchTask::train, BatchTask::predict}) {
+      if (task == BatchTask::predict && plan.sample.members.front().varies()) {
+        continue;  // the stand-in model reads a fixed-size input: the first member varies
+      }
       for (BatchLayout layout : all_batch_layouts()) {
-        for (PinPolicy policy : all_pin_policies()) {
-          for (std::size_t batch : batch_sizes(plan.preset)) {
-            if (redundant_case(plan_layout(layout, SampleShape{}, sent_members(task), batch),
-                               policy)) {
-              continue;
+        for (Collate collate : sample_collates(plan.sample)) {
+          for (PinPolicy policy : all_pin_policies()) {
+            for (std::size_t batch : batch_sizes(plan.preset)) {
+              const BatchCase c{gpu.ordinal, plan.sample, task, layout, collate, policy, batch};
+              if (redundant_case(plan_layout(layout, c.contents()), policy)) {
+                continue;
+              }
+              CaseName name = case_name_on("h2d/batch", plan, gpu);
+              add_sample_axis(name, plan.sample);
+              name.add("task", std::string(to_string(task)))
+                  .add("layout", std::string(to_string(layout)));
+              add_collate_axis(name, plan.sample, collate);
+              name.add("pin", std::string(to_string(policy)))
+                  .add("batch", static_cast<long long>(batch));
+              cases.push_back(make_case(
+                  name, {{"gpu", gpu.ordinal}, {"batch_size", static_cast<double>(batch)}},
+                  run_batch_case, c));
             }
-            const CaseName name = case_name_on("h2d/batch", plan, gpu)
-                                      .add("task", std::string(to_string(task)))
-                                      .add("layout", std::string(to_string(layout)))
-                                      .add("pin", std::string(to_string(policy)))
-                                      .add("batch", static_cast<long long>(batch));
-            cases.push_back(
-                make_case(name, {{"gpu", gpu.ordinal}, {"batch_size", static_cast<double>(batch)}},
-                          run_batch_case, BatchCase{gpu.ordinal, task, layout, policy, batch}));
           }
         }
       }
@@ -166,9 +181,11 @@ std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
 
 [[maybe_unused]] const bool batch_registered = register_family({
     "h2d/batch",
-    "image/mask/ids batches to the GPU by task, collate layout, pin policy and batch size",
+    "batches of the run's sample (--sample; the tile's image/mask/ids by default) to the GPU by "
+    "task, collate layout, pin policy and batch size",
     /*needs_gpu=*/true,
     batch_cases,
+    SampleUse::taken,
 });
 
 }  // namespace

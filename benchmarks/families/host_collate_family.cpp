@@ -11,6 +11,7 @@
 
 #include "harness/batch/batch.hpp"
 #include "harness/batch/batch_staging.hpp"
+#include "harness/batch/sample_axes.hpp"
 #include "harness/batch/sample_set.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
@@ -39,13 +40,15 @@ constexpr CollateTarget kTargets[] = {
     {"slot", PinPolicy::pinned_slots},
 };
 
-void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t batch,
-                      benchmark::State& state, const CaseContext& context) {
+void run_collate_case(const SampleSpec& spec, BatchLayout layout_kind, Collate collate,
+                      PinPolicy policy, std::size_t batch, benchmark::State& state,
+                      const CaseContext& context) {
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
-  const LayoutPlan layout =
-      plan_layout(layout_kind, SampleShape{}, sent_members(BatchTask::train), batch);
+  const LayoutPlan layout = plan_layout(
+      layout_kind,
+      batch_contents(spec, sent_members(spec, BatchTask::train), batch, collate, kHostCollateSeed));
   const TransferPlan transfer = plan_transfer(layout, policy);
-  const SampleSet samples(layout.shape, layout.members, batch, kHostCollateSeed);
+  const SampleSet samples(layout.contents, kHostCollateSeed);
   BatchStaging staging(layout, transfer, HostKind::pageable);
   staging.prepare(samples, 0);  // warm-up
   setup.reset();
@@ -60,11 +63,15 @@ void run_collate_case(BatchLayout layout_kind, PinPolicy policy, std::size_t bat
   {
     NvtxRange verify(NvtxCategory::verify, "checksum staged members");
     for (std::size_t sample = 0; sample < batch; ++sample) {
-      for (Member member : layout.members) {
+      for (Member member = 0; member < layout.member_count(); ++member) {
+        if (samples.bytes(member, sample) == 0) {
+          continue;  // an empty tensor: nothing staged
+        }
         verify_checksum(
-            host_checksum(staging.staged(member, sample, slot), member_bytes(layout.shape, member)),
+            host_checksum(staging.staged(member, sample, slot), samples.bytes(member, sample)),
             samples.checksum(member, sample),
-            fmt::format("the staged {} of sample {}", to_string(member), sample));
+            fmt::format("the staged {} of sample {}", layout.contents.members[member].name,
+                        sample));
       }
     }
   }
@@ -82,14 +89,18 @@ std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
     if (layout == BatchLayout::custom) {
       continue;  // collates into the tuple's buffers: layout=tuple measures it
     }
-    for (const CollateTarget& target : kTargets) {
-      for (std::size_t batch : host_batch_sizes(plan.preset)) {
-        const CaseName name = CaseName(declared_family("host/collate"))
-                                  .add("layout", std::string(to_string(layout)))
-                                  .add("into", target.name)
-                                  .add("batch", static_cast<long long>(batch));
-        cases.push_back(make_case(name, {{"batch_size", static_cast<double>(batch)}},
-                                  run_collate_case, layout, target.policy, batch));
+    for (Collate collate : sample_collates(plan.sample)) {
+      for (const CollateTarget& target : kTargets) {
+        for (std::size_t batch : host_batch_sizes(plan.preset)) {
+          CaseName name(declared_family("host/collate"));
+          add_sample_axis(name, plan.sample);
+          name.add("layout", std::string(to_string(layout)));
+          add_collate_axis(name, plan.sample, collate);
+          name.add("into", target.name).add("batch", static_cast<long long>(batch));
+          cases.push_back(make_case(name, {{"batch_size", static_cast<double>(batch)}},
+                                    run_collate_case, plan.sample, layout, collate, target.policy,
+                                    batch));
+        }
       }
     }
   }
@@ -98,9 +109,11 @@ std::vector<BenchmarkCase> collate_cases(const RunPlan& plan) {
 
 [[maybe_unused]] const bool host_collate_registered = register_family({
     "host/collate",
-    "collating image/mask/ids samples into a batch, packing it into one block (no GPU needed)",
+    "collating the run's samples (--sample; the tile by default) into a batch, packing it into "
+    "one block (no GPU needed)",
     /*needs_gpu=*/false,
     collate_cases,
+    SampleUse::taken,
 });
 
 }  // namespace

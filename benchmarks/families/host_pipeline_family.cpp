@@ -39,6 +39,7 @@ std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {
     "the data-loader pipeline with a host stand-in for the GPU (orchestration, no GPU needed)",
     /*needs_gpu=*/false,
     host_pipeline_cases,
+    SampleUse::tile_only,
 });
 
 }  // namespace

@@ -49,6 +49,7 @@ std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
     "cpu/bus/gpu",
     /*needs_gpu=*/true,
     [](const RunPlan& plan) { return loop_cases(plan, LoopKind::train); },
+    SampleUse::tile_only,
 });
 
 [[maybe_unused]] const bool registered_predict = register_family({
@@ -56,6 +57,7 @@ std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
     "data-loader predict loop: as train, plus outputs copied back to pinned memory and checked",
     /*needs_gpu=*/true,
     [](const RunPlan& plan) { return loop_cases(plan, LoopKind::predict); },
+    SampleUse::tile_only,
 });
 
 }  // namespace

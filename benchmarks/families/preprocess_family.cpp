@@ -204,6 +204,7 @@ std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
     "normalize uint8 images on the CPU and send float32, or send uint8 and normalize on the GPU",
     /*needs_gpu=*/true,
     preprocess_cases,
+    SampleUse::tile_only,
 });
 
 }  // namespace

@@ -8,39 +8,79 @@
 
 namespace h2d {
 
-std::string_view to_string(Member member) {
-  switch (member) {
-    case Member::image:
-      return "image";
-    case Member::mask:
-      return "mask";
-    case Member::ids:
-      return "ids";
-  }
-  return "unknown";
-}
-
-std::size_t member_bytes(const SampleShape& shape, Member member) {
-  switch (member) {
-    case Member::image:
-      return shape.values() * sizeof(float);
-    case Member::mask:
-      return shape.pixels() * sizeof(std::uint8_t);
-    case Member::ids:
-      return 3 * sizeof(std::int64_t);
-  }
-  return 0;
-}
-
 std::string_view to_string(BatchTask task) {
   return task == BatchTask::train ? "train" : "predict";
 }
 
-std::vector<Member> sent_members(BatchTask task) {
-  if (task == BatchTask::train) {
-    return {Member::image, Member::mask, Member::ids};
+std::vector<std::size_t> sent_members(const SampleSpec& spec, BatchTask task) {
+  std::vector<std::size_t> sent;
+  for (std::size_t i = 0; i < (task == BatchTask::train ? spec.members.size() : 1); ++i) {
+    sent.push_back(i);
   }
-  return {Member::image};
+  return sent;
+}
+
+std::string_view to_string(Collate collate) {
+  return collate == Collate::pad ? "pad" : "list";
+}
+
+std::size_t BatchContents::slot(Member member, std::size_t sample) const {
+  if (member >= members.size() || sample >= batch) {
+    throw std::out_of_range(
+        fmt::format("the batch has no member {} for sample {} ({} members, "
+                    "batch of {})",
+                    member, sample, members.size(), batch));
+  }
+  return sample * members.size() + member;
+}
+
+bool BatchContents::split(Member member) const {
+  return collate == Collate::list && members.at(member).varies();
+}
+
+std::size_t BatchContents::payload_bytes() const {
+  std::size_t total = 0;
+  for (const std::size_t b : bytes) {
+    total += b;
+  }
+  return total;
+}
+
+BatchContents batch_contents(const SampleSpec& spec, const std::vector<std::size_t>& sent,
+                             std::size_t batch, Collate collate, std::uint64_t seed) {
+  if (batch == 0 || sent.empty()) {
+    throw std::invalid_argument(fmt::format(
+        "a batch needs samples and members (batch {}, {} members)", batch, sent.size()));
+  }
+  BatchContents contents;
+  contents.batch = batch;
+  contents.collate = collate;
+  for (const std::size_t index : sent) {
+    contents.members.push_back(spec.members.at(index));
+    contents.spec_index.push_back(index);
+  }
+  const std::size_t count = contents.members.size();
+  contents.bytes.resize(batch * count);
+  for (std::size_t sample = 0; sample < batch; ++sample) {
+    for (Member m = 0; m < count; ++m) {
+      contents.bytes[sample * count + m] =
+          drawn_bytes(contents.members[m], contents.spec_index[m], seed, sample);
+    }
+  }
+  contents.room = contents.bytes;
+  for (Member m = 0; m < count; ++m) {
+    if (contents.split(m) || !contents.members[m].varies()) {
+      continue;
+    }
+    std::size_t longest = 0;  // collate=pad: every sample takes the batch's longest
+    for (std::size_t sample = 0; sample < batch; ++sample) {
+      longest = std::max(longest, contents.bytes[sample * count + m]);
+    }
+    for (std::size_t sample = 0; sample < batch; ++sample) {
+      contents.room[sample * count + m] = longest;
+    }
+  }
+  return contents;
 }
 
 std::string_view to_string(BatchLayout layout) {
@@ -87,19 +127,14 @@ std::size_t align_up(std::size_t value, std::size_t alignment) {
 }
 
 std::size_t LayoutPlan::slot_of(Member member, std::size_t sample) const {
-  const auto found = std::find(members.begin(), members.end(), member);
-  if (found == members.end() || sample >= batch) {
-    throw std::out_of_range(fmt::format("the batch has no {} for sample {} (batch of {})",
-                                        to_string(member), sample, batch));
-  }
-  return sample * members.size() + static_cast<std::size_t>(found - members.begin());
+  return contents.slot(member, sample);
 }
 
 std::vector<Placement> LayoutPlan::placements() const {
-  std::vector<Placement> result(batch * members.size());
+  std::vector<Placement> result(batch * member_count());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     for (const Piece& piece : buffers[b].pieces) {
-      const std::size_t stride = member_bytes(shape, piece.member);
+      const std::size_t stride = contents.room_of(piece.member, piece.first_sample);
       for (std::size_t i = 0; i < piece.samples; ++i) {
         result[slot_of(piece.member, piece.first_sample + i)] = {b, piece.offset + i * stride};
       }
@@ -108,49 +143,51 @@ std::vector<Placement> LayoutPlan::placements() const {
   return result;
 }
 
-LayoutPlan plan_layout(BatchLayout layout, const SampleShape& shape,
-                       const std::vector<Member>& members, std::size_t batch,
-                       std::size_t alignment) {
-  if (batch == 0 || members.empty() || shape.values() == 0) {
-    throw std::invalid_argument(
-        fmt::format("a batch needs samples, members and a non-empty shape (batch {}, shape {})",
-                    batch, to_string(shape)));
-  }
+LayoutPlan plan_layout(BatchLayout layout, const BatchContents& contents, std::size_t alignment) {
   LayoutPlan plan;
   plan.layout = layout;
-  plan.shape = shape;
-  plan.members = members;
-  plan.batch = batch;
-  for (Member member : members) {
-    plan.payload_bytes += batch * member_bytes(shape, member);
-  }
-  // A buffer holding one piece of `samples` consecutive samples of `member`.
-  const auto whole = [&](Member member, std::size_t first, std::size_t samples) {
-    const std::size_t bytes = samples * member_bytes(shape, member);
-    return BufferPlan{{Piece{member, first, samples, 0, bytes}}, bytes};
+  plan.contents = contents;
+  plan.batch = contents.batch;
+  plan.payload_bytes = contents.payload_bytes();
+  const std::size_t batch = contents.batch;
+  // The pieces of one member: the whole batch at one stride, or (split) one a sample.
+  const auto pieces_of = [&](Member member) {
+    std::vector<Piece> pieces;
+    if (contents.split(member)) {
+      for (std::size_t sample = 0; sample < batch; ++sample) {
+        pieces.push_back({member, sample, 1, 0, contents.room_of(member, sample)});
+      }
+    } else {
+      pieces.push_back({member, 0, batch, 0, batch * contents.room_of(member, 0)});
+    }
+    return pieces;
   };
   switch (layout) {
     case BatchLayout::single: {
       BufferPlan buffer;
-      for (Member member : members) {
-        const std::size_t offset = align_up(buffer.bytes, alignment);
-        const std::size_t bytes = batch * member_bytes(shape, member);
-        buffer.pieces.push_back({member, 0, batch, offset, bytes});
-        buffer.bytes = offset + bytes;
+      for (Member member = 0; member < contents.member_count(); ++member) {
+        for (Piece piece : pieces_of(member)) {
+          piece.offset = align_up(buffer.bytes, alignment);
+          buffer.bytes = piece.offset + piece.bytes;
+          buffer.pieces.push_back(piece);
+        }
       }
       plan.buffers.push_back(std::move(buffer));
       break;
     }
     case BatchLayout::tuple:
     case BatchLayout::custom:  // the same buffers, in a class of the user's own
-      for (Member member : members) {
-        plan.buffers.push_back(whole(member, 0, batch));
+      for (Member member = 0; member < contents.member_count(); ++member) {
+        for (const Piece& piece : pieces_of(member)) {
+          plan.buffers.push_back(BufferPlan{{piece}, piece.bytes});
+        }
       }
       break;
     case BatchLayout::list:
       for (std::size_t sample = 0; sample < batch; ++sample) {
-        for (Member member : members) {
-          plan.buffers.push_back(whole(member, sample, 1));
+        for (Member member = 0; member < contents.member_count(); ++member) {
+          const std::size_t bytes = contents.room_of(member, sample);
+          plan.buffers.push_back(BufferPlan{{Piece{member, sample, 1, 0, bytes}}, bytes});
         }
       }
       break;
@@ -177,7 +214,7 @@ std::size_t packed_offset(const LayoutPlan& layout, const PackPlan& pack, Member
       if (piece.member == member && sample >= piece.first_sample &&
           sample < piece.first_sample + piece.samples) {
         return pack.offsets.at(b) + piece.offset +
-               (sample - piece.first_sample) * member_bytes(layout.shape, member);
+               (sample - piece.first_sample) * layout.contents.room_of(member, sample);
       }
     }
   }
@@ -186,14 +223,15 @@ std::size_t packed_offset(const LayoutPlan& layout, const PackPlan& pack, Member
 
 std::size_t packed_stride(const LayoutPlan& layout, const PackPlan& pack, Member member) {
   if (layout.batch == 1) {
-    return member_bytes(layout.shape, member);
+    return layout.contents.room_of(member, 0);
   }
   const std::size_t first = packed_offset(layout, pack, member, 0);
   const std::size_t stride = packed_offset(layout, pack, member, 1) - first;
   for (std::size_t sample = 2; sample < layout.batch; ++sample) {
     if (packed_offset(layout, pack, member, sample) != first + sample * stride) {
       throw std::logic_error(fmt::format("the {} layout does not place every {} at one stride",
-                                         to_string(layout.layout), to_string(member)));
+                                         to_string(layout.layout),
+                                         layout.contents.members.at(member).name));
     }
   }
   return stride;

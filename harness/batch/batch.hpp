@@ -9,26 +9,64 @@
 #include <vector>
 
 #include "harness/core/preset.hpp"
-#include "harness/core/sample_shape.hpp"
+#include "harness/core/sample_spec.hpp"
 
 namespace h2d {
 
-// What one sample carries: the image (float32 C×H×W), its mask (uint8 H×W, train only) and the
-// tile's z, x, y ids (3 × int64).
-enum class Member { image, mask, ids };
-std::string_view to_string(Member member);
-std::size_t member_bytes(const SampleShape& shape, Member member);
+// Which member of a batch: its position among the members the batch sends (BatchContents).
+using Member = std::size_t;
 
-// Train sends image, mask and ids to the device; predict sends images only (the ids stay on the
-// host to name the output tiles).
+// Train sends every member of the sample to the device; predict sends the first (the model's
+// input: the tile's image) and keeps the rest on the host (the tile's ids name the output tiles).
+// Indices into the spec's members.
 enum class BatchTask { train, predict };
 std::string_view to_string(BatchTask task);
-std::vector<Member> sent_members(BatchTask task);
+std::vector<std::size_t> sent_members(const SampleSpec& spec, BatchTask task);
+
+// How members whose size varies from sample to sample (a dimension A..B) are collated:
+//   pad:  each padded with zeros to the batch's longest, one tensor for the batch (what a padding
+//         collate such as pad_sequence gives);
+//   list: one tensor per sample, as they are (what detection loaders hand over for targets).
+// Members that do not vary are one tensor for the batch either way.
+enum class Collate { pad, list };
+std::string_view to_string(Collate collate);
+
+// What one batch holds: each sent member of each sample, its bytes as drawn (the sample's data)
+// and the room it takes once collated (the same, or the batch's longest under collate=pad).
+// Indexed sample-major: slot(member, sample) = sample * members.size() + member.
+struct BatchContents {
+  std::vector<MemberSpec> members;      // the sent members, in the order the spec gives them
+  std::vector<std::size_t> spec_index;  // each one's index among the spec's members
+  std::size_t batch = 0;
+  Collate collate = Collate::pad;
+  std::vector<std::size_t> bytes;
+  std::vector<std::size_t> room;
+
+  std::size_t member_count() const { return members.size(); }
+  // Throws std::out_of_range naming the member and sample.
+  std::size_t slot(Member member, std::size_t sample) const;
+  std::size_t bytes_of(Member member, std::size_t sample) const {
+    return bytes[slot(member, sample)];
+  }
+  std::size_t room_of(Member member, std::size_t sample) const {
+    return room[slot(member, sample)];
+  }
+  // Whether each sample's `member` is its own piece (a varying member under collate=list).
+  bool split(Member member) const;
+  // The members' bytes as drawn, without padding of any kind.
+  std::size_t payload_bytes() const;
+};
+
+// Samples 0..batch-1 of `spec`, drawn with `seed` (draw_shape), of the `sent` members. Throws
+// std::invalid_argument for an empty batch or no members.
+BatchContents batch_contents(const SampleSpec& spec, const std::vector<std::size_t>& sent,
+                             std::size_t batch, Collate collate, std::uint64_t seed);
 
 // How the collate function hands the batch over:
 //   single: one contiguous tensor holding every member (what a data set returning one tensor
 //           gives after the default collate);
-//   tuple:  one buffer per member (images, masks, ids), separately allocated;
+//   tuple:  one buffer per member (images, masks, ids), separately allocated (a varying member
+//           under collate=list: one per sample, the tuple holding a list of them);
 //   list:   one buffer per member per sample, as a custom collate returning the samples as they
 //           are gives;
 //   custom: the tuple's buffers held by a custom batch class without a pin_memory() method (the
@@ -52,9 +90,9 @@ inline constexpr std::size_t kBatchAlignment = 256;
 std::size_t align_up(std::size_t value, std::size_t alignment);
 
 // Consecutive samples [first_sample, first_sample + samples) of one member, at `offset` in a
-// buffer.
+// buffer, each taking the member's room (the same for each: a split member's pieces hold one).
 struct Piece {
-  Member member = Member::image;
+  Member member = 0;
   std::size_t first_sample = 0;
   std::size_t samples = 0;
   std::size_t offset = 0;
@@ -75,22 +113,21 @@ struct Placement {
 
 struct LayoutPlan {
   BatchLayout layout = BatchLayout::single;
-  SampleShape shape;
-  std::vector<Member> members;
+  BatchContents contents;
   std::size_t batch = 0;
   std::vector<BufferPlan> buffers;
-  std::size_t payload_bytes = 0;  // the members' bytes, without alignment padding
+  std::size_t payload_bytes = 0;  // the members' bytes as drawn: no alignment or collate padding
 
-  // Index into placements(): sample-major, members in `members` order.
+  std::size_t member_count() const { return contents.member_count(); }
+  // Index into placements(): sample-major, members in the contents' order.
   std::size_t slot_of(Member member, std::size_t sample) const;
   // Every (member, sample), indexed by slot_of; computed once so a collate loop stays O(1).
   std::vector<Placement> placements() const;
 };
 
-// Throws std::invalid_argument for an empty batch or member list, or a zero-sized shape. In the
-// single layout each member starts on an `alignment` boundary.
-LayoutPlan plan_layout(BatchLayout layout, const SampleShape& shape,
-                       const std::vector<Member>& members, std::size_t batch,
+// In the single layout each piece starts on an `alignment` boundary (each sample's piece of a
+// split member too). A buffer may be empty (a varying member that drew no elements).
+LayoutPlan plan_layout(BatchLayout layout, const BatchContents& contents,
                        std::size_t alignment = kBatchAlignment);
 
 // The layout's buffers placed one after another in one block, each on an `alignment` boundary:
@@ -107,7 +144,7 @@ std::size_t packed_offset(const LayoutPlan& layout, const PackPlan& pack, Member
 
 // The distance between consecutive samples of `member` in the packed block. Throws
 // std::logic_error if the distance is not the same for every pair (a strided device view would
-// then be wrong); a batch of one has the member's own size as stride.
+// then be wrong); a batch of one has the member's own room as stride.
 std::size_t packed_stride(const LayoutPlan& layout, const PackPlan& pack, Member member);
 
 }  // namespace h2d

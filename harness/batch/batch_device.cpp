@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
@@ -13,22 +15,32 @@
 namespace h2d {
 namespace {
 
-std::size_t plane_bytes(const SampleShape& shape) {
-  return shape.pixels() * sizeof(float);
+// The stand-in model's output per sample: the first plane of its input (the first member), the
+// first channel of an image; the whole member where it has fewer than two dimensions.
+std::size_t plane_bytes(const LayoutPlan& layout) {
+  const MemberSpec& input = layout.contents.members.front();
+  const std::size_t bytes = layout.contents.room_of(0, 0);
+  return input.shape.size() >= 2 ? bytes / input.shape.front().low : bytes;
 }
 
 }  // namespace
 
 std::size_t BatchDevice::output_bytes(const LayoutPlan& layout, BatchTask task) {
-  return task == BatchTask::predict ? layout.batch * plane_bytes(layout.shape) : 0;
+  return task == BatchTask::predict ? layout.batch * plane_bytes(layout) : 0;
 }
 
 BatchDevice::BatchDevice(int device, const LayoutPlan& layout, const TransferPlan& transfer,
                          BatchTask task)
-    : layout_(layout), pack_(transfer.pack), task_(task), block_(device, transfer.pack.bytes) {
+    : layout_(layout),
+      pack_(transfer.pack),
+      task_(task),
+      block_(device, std::max<std::size_t>(transfer.pack.bytes, 1)) {
   const std::size_t output = output_bytes(layout, task);
   if (output > 0) {
-    image_stride_ = packed_stride(layout_, pack_, Member::image);
+    if (layout.contents.members.front().varies()) {
+      throw std::invalid_argument("predict sends the sample's first member, which must not vary");
+    }
+    image_stride_ = packed_stride(layout_, pack_, 0);
     device_output_ = DeviceBuffer(device, output);
     host_output_ = HostBuffer(HostKind::pinned, output);
   }
@@ -51,10 +63,9 @@ void BatchDevice::enqueue(const std::vector<HostCopy>& copies, const Stream& str
     return;
   }
   // The stand-in model: channel 0 of every image, one strided 2D copy, as the per-pixel output.
-  const std::size_t plane = plane_bytes(layout_.shape);
-  H2D_CUDA_CHECK(cudaMemcpy2DAsync(device_output_.data(), plane, view(Member::image, 0),
-                                   image_stride_, plane, layout_.batch, cudaMemcpyDeviceToDevice,
-                                   stream.get()));
+  const std::size_t plane = plane_bytes(layout_);
+  H2D_CUDA_CHECK(cudaMemcpy2DAsync(device_output_.data(), plane, view(0, 0), image_stride_, plane,
+                                   layout_.batch, cudaMemcpyDeviceToDevice, stream.get()));
   model_done.record(stream.get());
   H2D_CUDA_CHECK(cudaMemcpyAsync(host_output_.data(), device_output_.data(), host_output_.size(),
                                  cudaMemcpyDeviceToHost, stream.get()));
@@ -75,24 +86,28 @@ void BatchDevice::clear(const Stream& stream) const {
 void BatchDevice::verify_arrived(const SampleSet& samples, const Stream& stream) const {
   NvtxRange range(NvtxCategory::verify, "checksum batch members");
   for (std::size_t sample = 0; sample < layout_.batch; ++sample) {
-    for (Member member : layout_.members) {
-      verify_checksum(
-          device_checksum(view(member, sample), member_bytes(layout_.shape, member), stream),
-          samples.checksum(member, sample),
-          fmt::format("the {} of sample {} on the device", to_string(member), sample));
+    for (Member member = 0; member < layout_.member_count(); ++member) {
+      const std::size_t bytes = samples.bytes(member, sample);
+      if (bytes == 0) {
+        continue;  // an empty tensor: nothing crossed
+      }
+      verify_checksum(device_checksum(view(member, sample), bytes, stream),
+                      samples.checksum(member, sample),
+                      fmt::format("the {} of sample {} on the device",
+                                  layout_.contents.members[member].name, sample));
     }
   }
 }
 
 void BatchDevice::verify_output(const SampleSet& samples) const {
   NvtxRange range(NvtxCategory::verify, "compare predict output");
-  const std::size_t plane = plane_bytes(layout_.shape);
+  const std::size_t plane = plane_bytes(layout_);
   for (std::size_t sample = 0; sample < layout_.batch; ++sample) {
-    if (std::memcmp(host_output_.data() + sample * plane, samples.data(Member::image, sample),
-                    plane) != 0) {
-      throw VerificationError(fmt::format(
-          "the predict output of sample {} read on the host is not its first image channel",
-          sample));
+    if (std::memcmp(host_output_.data() + sample * plane, samples.data(0, sample), plane) != 0) {
+      throw VerificationError(
+          fmt::format("the predict output of sample {} read on the host is not the first plane "
+                      "of its {}",
+                      sample, layout_.contents.members.front().name));
     }
   }
 }

@@ -15,9 +15,10 @@
 namespace h2d {
 
 // The device side of a batch: one block the copies land in, the members as views at the packed
-// offsets, and for predict an output of one float32 per pixel sent back into pinned host memory.
-// The stand-in model writes each sample's first image channel as its output, so what comes back
-// depends on what arrived.
+// offsets, and for predict an output sent back into pinned host memory: the stand-in model
+// writes each sample's first plane of its first member (the tile's first image channel, one
+// float32 per pixel) as its output, so what comes back depends on what arrived. Predict needs
+// that member not to vary (std::invalid_argument).
 class BatchDevice {
  public:
   BatchDevice(int device, const LayoutPlan& layout, const TransferPlan& transfer, BatchTask task);
@@ -39,7 +40,7 @@ class BatchDevice {
   // VerificationError naming the first that differs. Synchronizes `stream`.
   void verify_arrived(const SampleSet& samples, const Stream& stream) const;
 
-  // Compares the host output with the first image channel of each sample; throws
+  // Compares the host output with the first plane of each sample's first member; throws
   // VerificationError. Call only after the stream that ran enqueue() has been synchronized.
   void verify_output(const SampleSet& samples) const;
 

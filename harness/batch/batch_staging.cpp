@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,9 +11,10 @@
 namespace h2d {
 namespace {
 
+// At least a byte: a buffer of a varying member may hold nothing in this batch.
 HostBuffer touched(HostKind kind, std::size_t bytes) {
-  HostBuffer buffer(kind, bytes);
-  std::memset(buffer.data(), 0, bytes);  // first touch outside timing
+  HostBuffer buffer(kind, std::max<std::size_t>(bytes, 1));
+  std::memset(buffer.data(), 0, buffer.size());  // first touch outside timing
   return buffer;
 }
 
@@ -40,7 +42,9 @@ BatchStaging::BatchStaging(LayoutPlan layout, TransferPlan transfer, HostKind lo
           transfer_.staging == Staging::pinned_copies ? locked_ : collated_;
       std::vector<HostCopy> copies;
       for (std::size_t b = 0; b < sources.size(); ++b) {
-        copies.push_back({sources[b].data(), pack.offsets[b], sources[b].size()});
+        if (layout_.buffers[b].bytes > 0) {  // an empty tensor is not copied
+          copies.push_back({sources[b].data(), pack.offsets[b], layout_.buffers[b].bytes});
+        }
       }
       copies_.push_back(std::move(copies));
       break;
@@ -77,11 +81,15 @@ void BatchStaging::prepare(const SampleSet& samples, std::size_t slot) {
   {
     NvtxRange range(NvtxCategory::collate, "collate", layout_.payload_bytes);
     const std::vector<std::byte*> targets = collate_targets(slot);
+    const BatchContents& contents = layout_.contents;
     for (std::size_t sample = 0; sample < layout_.batch; ++sample) {
-      for (Member member : layout_.members) {
+      for (Member member = 0; member < layout_.member_count(); ++member) {
         const Placement& place = placements_[layout_.slot_of(member, sample)];
-        std::memcpy(targets[place.buffer] + place.offset, samples.data(member, sample),
-                    member_bytes(layout_.shape, member));
+        std::byte* target = targets[place.buffer] + place.offset;
+        const std::size_t bytes = contents.bytes_of(member, sample);
+        std::memcpy(target, samples.data(member, sample), bytes);
+        // collate=pad: zeros up to the batch's longest, as a padding collate writes them
+        std::memset(target + bytes, 0, contents.room_of(member, sample) - bytes);
       }
     }
   }
@@ -93,20 +101,23 @@ void BatchStaging::prepare(const SampleSet& samples, std::size_t slot) {
       std::byte* target = transfer_.staging == Staging::packed_block
                               ? locked_[0].data() + transfer_.pack.offsets[b]
                               : locked_[b].data();
-      std::memcpy(target, collated_[b].data(), collated_[b].size());
+      std::memcpy(target, collated_[b].data(), layout_.buffers[b].bytes);
     }
   }
 }
 
 const std::byte* BatchStaging::staged(Member member, std::size_t sample, std::size_t slot) const {
+  if (layout_.contents.bytes_of(member, sample) == 0) {
+    return nullptr;  // nothing to deliver
+  }
   const std::size_t offset = packed_offset(layout_, transfer_.pack, member, sample);
   for (const HostCopy& copy : copies(slot)) {
     if (offset >= copy.device_offset && offset < copy.device_offset + copy.bytes) {
       return copy.source + (offset - copy.device_offset);
     }
   }
-  throw std::logic_error(
-      fmt::format("no copy delivers the {} of sample {}", to_string(member), sample));
+  throw std::logic_error(fmt::format("no copy delivers the {} of sample {}",
+                                     layout_.contents.members.at(member).name, sample));
 }
 
 }  // namespace h2d

@@ -30,7 +30,8 @@ class BatchStaging {
   void prepare(const SampleSet& samples, std::size_t slot);
   // The copies that send what prepare(slot) staged.
   const std::vector<HostCopy>& copies(std::size_t slot) const { return copies_.at(slot); }
-  // The host bytes that copies(slot) deliver to the packed offset of (member, sample).
+  // The host bytes that copies(slot) deliver to the packed offset of (member, sample); nullptr
+  // for a member of no bytes in that sample.
   const std::byte* staged(Member member, std::size_t sample, std::size_t slot) const;
 
  private:

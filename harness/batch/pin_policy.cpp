@@ -56,16 +56,18 @@ TransferPlan plan_transfer(const LayoutPlan& layout, PinPolicy policy) {
   plan.staging = staging_for(layout.layout, policy);
   plan.pack = plan_packing(layout);
   std::size_t buffer_bytes = 0;
+  std::size_t non_empty = 0;  // an empty tensor takes no copy
   for (const BufferPlan& buffer : layout.buffers) {
     buffer_bytes += buffer.bytes;
+    non_empty += buffer.bytes > 0 ? 1 : 0;
   }
   switch (plan.staging) {
     case Staging::layout_buffers:
-      plan.copies_per_batch = layout.buffers.size();
+      plan.copies_per_batch = non_empty;
       plan.copied_bytes = buffer_bytes;
       break;
     case Staging::pinned_copies:
-      plan.copies_per_batch = layout.buffers.size();
+      plan.copies_per_batch = non_empty;
       plan.copied_bytes = buffer_bytes;
       plan.pinned_bytes = buffer_bytes;
       plan.host_copy_bytes = buffer_bytes;

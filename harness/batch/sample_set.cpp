@@ -10,43 +10,37 @@
 
 namespace h2d {
 
-SampleSet::SampleSet(const SampleShape& shape, std::vector<Member> members, std::size_t count,
-                     std::uint64_t seed)
-    : shape_(shape), members_(std::move(members)), count_(count), seed_(seed) {
-  if (count == 0 || members_.empty()) {
+SampleSet::SampleSet(const BatchContents& contents, std::uint64_t seed)
+    : contents_(contents), seed_(seed), sample_offset_(contents.bytes.size()) {
+  if (contents_.batch == 0 || contents_.member_count() == 0) {
     throw std::invalid_argument("a sample set needs at least one sample and one member");
   }
-  for (Member member : members_) {
-    const std::size_t bytes = member_bytes(shape_, member);
-    buffers_.emplace_back(HostKind::pageable, count * bytes);
-    for (std::size_t sample = 0; sample < count; ++sample) {
-      fill_pattern(buffers_.back().data() + sample * bytes, bytes, this->seed(member, sample));
+  for (Member member = 0; member < contents_.member_count(); ++member) {
+    std::size_t total = 0;
+    for (std::size_t sample = 0; sample < contents_.batch; ++sample) {
+      sample_offset_[contents_.slot(member, sample)] = total;
+      total += contents_.bytes_of(member, sample);
+    }
+    // At least a byte: a varying member may have drawn no elements in every sample.
+    buffers_.emplace_back(HostKind::pageable, std::max<std::size_t>(total, 1));
+    for (std::size_t sample = 0; sample < contents_.batch; ++sample) {
+      fill_pattern(buffers_.back().data() + sample_offset_[contents_.slot(member, sample)],
+                   contents_.bytes_of(member, sample), this->seed(member, sample));
     }
   }
 }
 
-std::size_t SampleSet::index(Member member) const {
-  const auto found = std::find(members_.begin(), members_.end(), member);
-  if (found == members_.end()) {
-    throw std::out_of_range(fmt::format("the sample set has no {} member", to_string(member)));
-  }
-  return static_cast<std::size_t>(found - members_.begin());
-}
-
 std::uint64_t SampleSet::seed(Member member, std::size_t sample) const {
   // Distinct, well-mixed seeds per (member, sample): a sample copied to the wrong place fails.
-  return pattern_word(seed_, sample * 8 + static_cast<std::size_t>(member));
+  return pattern_word(seed_, contents_.slot(member, sample));
 }
 
 const std::byte* SampleSet::data(Member member, std::size_t sample) const {
-  if (sample >= count_) {
-    throw std::out_of_range(fmt::format("sample {} of a set of {}", sample, count_));
-  }
-  return buffers_[index(member)].data() + sample * member_bytes(shape_, member);
+  return buffers_.at(member).data() + sample_offset_[contents_.slot(member, sample)];
 }
 
 std::uint64_t SampleSet::checksum(Member member, std::size_t sample) const {
-  return expected_checksum(member_bytes(shape_, member), seed(member, sample));
+  return expected_checksum(contents_.bytes_of(member, sample), seed(member, sample));
 }
 
 }  // namespace h2d

@@ -9,30 +9,29 @@
 
 namespace h2d {
 
-// The data set a loader reads: `count` samples of the given members in pageable memory, each
-// member of each sample filled with its own pattern (seed) so that any place it is copied to can
-// be verified on its own.
+// The data set a loader reads: the samples of a batch's contents in pageable memory, each member
+// of each sample at its drawn size and filled with its own pattern (seed) so that any place it is
+// copied to can be verified on its own.
 class SampleSet {
  public:
-  SampleSet(const SampleShape& shape, std::vector<Member> members, std::size_t count,
-            std::uint64_t seed);
+  SampleSet(const BatchContents& contents, std::uint64_t seed);
 
-  const SampleShape& shape() const { return shape_; }
-  const std::vector<Member>& members() const { return members_; }
-  std::size_t count() const { return count_; }
+  const BatchContents& contents() const { return contents_; }
+  std::size_t count() const { return contents_.batch; }
   const std::byte* data(Member member, std::size_t sample) const;
+  std::size_t bytes(Member member, std::size_t sample) const {
+    return contents_.bytes_of(member, sample);
+  }
   // The checksum (harness/core/checksum.hpp) of that member's bytes.
   std::uint64_t checksum(Member member, std::size_t sample) const;
 
  private:
-  std::size_t index(Member member) const;
   std::uint64_t seed(Member member, std::size_t sample) const;
 
-  SampleShape shape_;
-  std::vector<Member> members_;
-  std::size_t count_;
+  BatchContents contents_;
   std::uint64_t seed_;
-  std::vector<HostBuffer> buffers_;  // one per member, samples back to back
+  std::vector<HostBuffer> buffers_;         // one per member, samples back to back
+  std::vector<std::size_t> sample_offset_;  // by contents slot: where it starts in its buffer
 };
 
 }  // namespace h2d

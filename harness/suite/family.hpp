@@ -44,12 +44,20 @@ struct BenchmarkCase {
   std::size_t timed_loops = 1;
 };
 
+// What a family does with the run's --sample.
+enum class SampleUse {
+  none,       // moves no samples (h2d/memory, h2d/staging, ...): runs whatever the sample
+  taken,      // builds its batches from it (h2d/batch, host/collate)
+  tile_only,  // moves the tile's samples only: skipped, with that reason, for any other sample
+};
+
 // A family of cases (h2d/memory, host/memcpy, ...): one per file in benchmarks/.
 struct Family {
   std::string name;
   std::string description;  // one line for `h2dbench list`
   bool needs_gpu = false;
   std::function<std::vector<BenchmarkCase>(const RunPlan&)> cases;
+  SampleUse sample = SampleUse::none;
 };
 
 // Families register themselves at static-initialization time from benchmarks/*.cpp:
