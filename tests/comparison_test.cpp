@@ -10,6 +10,7 @@
 #include "harness/core/usage_error.hpp"
 #include "harness/report/comparison_format.hpp"
 #include "harness/report/machine_info.hpp"
+#include "harness/report/sample_record.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {
@@ -204,6 +205,32 @@ TEST(Comparison, FailedCasesShowTheirError) {
   EXPECT_FALSE(cell.value.has_value());
   EXPECT_EQ(cell.problem, "pinned budget exceeded");
   EXPECT_FALSE(cell.vs_baseline.has_value());
+}
+
+// A report of the tile beside one of another sample: the sample row says which, the batch cases
+// pair only within one sample (by their names), and a report from before --sample is the tile's.
+TEST(Comparison, ReportsOfDifferentSamplesSayWhichAndPairOnlyWithinOne) {
+  const std::string tile_case = "host/collate/layout=tuple/into=layout/batch=16";
+  const std::string detection_case =
+      "host/collate/sample=detection/layout=tuple/collate=list/"
+      "into=layout/batch=16";
+  ReportBuilder a("a");
+  a.add(tile_case, "GB_per_s", {10}).add(kMemcpy, "GB_per_s", {8});
+  ReportBuilder b("a");
+  b.json()["h2dbench"]["sample"] = sample_to_json(parse_sample("detection"), "detection");
+  b.add(detection_case, "GB_per_s", {9}).add(kMemcpy, "GB_per_s", {8});
+  const Comparison c = compare_reports({a.report(), b.report()}, {});
+  EXPECT_EQ(c.reports[0].sample, "tile");
+  EXPECT_EQ(c.reports[1].sample, "detection");
+  const ComparedFamily& collate = family(c, "host/collate");
+  EXPECT_FALSE(row(collate, tile_case).cells[1].value.has_value());
+  EXPECT_FALSE(row(collate, detection_case).cells[0].value.has_value());
+  const std::string table = format_comparison(c, CompareFormat::table, false);
+  EXPECT_NE(table.find("The reports moved different samples"), std::string::npos) << table;
+  EXPECT_NE(table.find("detection"), std::string::npos);
+  const Comparison same = compare_reports({a.report(), a.report()}, {});
+  EXPECT_EQ(format_comparison(same, CompareFormat::table, false).find("different samples"),
+            std::string::npos);
 }
 
 TEST(Comparison, WithOneRunASideVerdictsAreUnconfirmed) {

@@ -16,6 +16,7 @@
 #include "harness/report/json_fields.hpp"
 #include "harness/report/report_cases.hpp"
 #include "harness/report/run_verdict.hpp"
+#include "harness/report/sample_record.hpp"
 #include "harness/report/simulated_report.hpp"
 
 namespace h2d {
@@ -185,6 +186,7 @@ Comparison compare_sides(const std::vector<std::vector<Report>>& sides,
     side.path = joined_paths(sides[s]);
     side.runs = sides[s].size();
     side.machine = describe_machine(sides[s].front().document);
+    side.sample = report_sample_name(sides[s].front().document);
     for (const Indexed& run : indexed[s]) {
       for (const ReportCase& c : run.cases) {
         side.repetitions = std::max(side.repetitions, c.repetitions);

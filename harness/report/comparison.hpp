@@ -25,6 +25,7 @@ struct ComparedReport {
   std::string path;   // the report, or its runs' reports joined by ", "
   std::size_t runs = 1;
   MachineInfo machine;          // of its first run
+  std::string sample = "tile";  // the sample its batch families moved (--sample), of its first run
   std::size_t repetitions = 0;  // most repetitions of any compared case in one run
 };
 

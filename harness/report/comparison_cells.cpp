@@ -57,6 +57,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> machine_rows(const
              return fmt::format("{} ({} repetition{})", r.machine.run, r.repetitions,
                                 r.repetitions == 1 ? "" : "s");
            }},
+          {"sample", [](const ComparedReport& r) { return r.sample; }},
           {"h2dbench", [](const ComparedReport& r) { return r.machine.build; }},
           {"started", [](const ComparedReport& r) { return r.machine.started; }},
       };
@@ -134,6 +135,14 @@ std::vector<std::string> peer_lines(const Comparison& c) {
 }
 
 std::string footnote(const Comparison& c) {
+  std::string samples;
+  for (const ComparedReport& report : c.reports) {
+    if (report.sample != c.reports.front().sample) {
+      samples =
+          " The reports moved different samples (the sample row): a batch case pairs only "
+          "with the same sample's, by its name's sample= (none for the tile).";
+    }
+  }
   return fmt::format(
       "Speed-up > 1 means faster than {0} (for times it is {0}/X); with several runs a side it is "
       "the ratio of the runs' geometric means, each run counted once by its median. A verdict "
@@ -142,8 +151,8 @@ std::string footnote(const Comparison& c) {
       "(Holm, alpha {2:g} per comparison), else 'same'; p is Holm-adjusted. '?' marks a change "
       "seen with one run on a side: unconfirmed, never a regression for --fail-on-regression (a "
       "run's repetitions and rel_ci_pct say how well it knew its median, not where the next run "
-      "lands). ± is the noise (cv) of the value, across runs where there are several.",
-      c.reports.front().label, c.verdict.threshold_pct, c.verdict.alpha);
+      "lands). ± is the noise (cv) of the value, across runs where there are several.{3}",
+      c.reports.front().label, c.verdict.threshold_pct, c.verdict.alpha, samples);
 }
 
 }  // namespace h2d

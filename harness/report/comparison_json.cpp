@@ -19,6 +19,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
     reports.push_back({{"label", r.label},
                        {"path", r.path},
                        {"runs", r.runs},
+                       {"sample", r.sample},
                        {"repetitions", r.repetitions},
                        {"machine",
                         {{"hostname", r.machine.hostname},
