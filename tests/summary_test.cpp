@@ -1,4 +1,5 @@
 #include "harness/report/summary.hpp"
+#include "harness/report/sample_record.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +7,7 @@
 
 #include "harness/core/stop_signal.hpp"
 #include "harness/report/ring_reading.hpp"
+#include "harness/report/sample_record.hpp"
 #include "report_builder.hpp"
 
 namespace h2d {
@@ -189,6 +191,38 @@ TEST(Summary, ADriftingCaseIsNamedWithItsShift) {
                        "first: the median depends on when it stopped): "
                        "h2d/memory/kind=pinned/mode=async/bytes=64MiB (time +6.2%)"))
       << joined(warnings);
+}
+
+// The best way to move a batch, against what a user who already asks for pinned memory has
+// (pin=requested, PyTorch's pin_memory=True), with the copies each makes; and the sample named.
+TEST(Summary, TheBestIsSetAgainstWhatTheFrameworkDoesWhenAsked) {
+  ReportBuilder b("rig", "GPU");
+  b.json()["h2dbench"]["sample"] = sample_to_json(parse_sample("detection"), "detection");
+  const std::string where = "h2d/batch/sample=detection/task=train/layout=list/collate=list/pin=";
+  b.add(where + "none/batch=16", "GB_per_s", {5},
+        {{"copies_per_batch", 110}, {"rel_ci_pct", 0.5}, {"measurements", 40}});
+  b.add(where + "requested/batch=16", "GB_per_s", {8},
+        {{"copies_per_batch", 110}, {"rel_ci_pct", 0.5}, {"measurements", 40}});
+  b.add(where + "packed/batch=16", "GB_per_s", {20},
+        {{"copies_per_batch", 1}, {"rel_ci_pct", 0.5}, {"measurements", 40}});
+  const RunSummary summary = summarize_report(b.json());
+  const std::string text = format_summary(summary);
+  EXPECT_NE(text.find("sample=detection task=train layout=list batch=16: best collate=list "
+                      "pin=packed 20.0 GB/s, 4.00x over collate=list pin=none, 2.50x over "
+                      "collate=list pin=requested (1 copy a batch instead of 110)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("the batch families moved the sample detection (7 members, 3763232..3766832 "
+                      "bytes a sample): image:3x560x560:float32,boxes:"),
+            std::string::npos)
+      << text;
+  ReportBuilder tile("rig", "GPU");
+  tile.add("h2d/batch/task=train/layout=tuple/pin=requested/batch=16", "GB_per_s", {20});
+  tile.add("h2d/batch/task=train/layout=tuple/pin=none/batch=16", "GB_per_s", {5});
+  const std::string tile_text = format_summary(summarize_report(tile.json()));
+  EXPECT_EQ(tile_text.find("over pin=requested"), std::string::npos)
+      << "the best is what the framework does: " << tile_text;
+  EXPECT_EQ(tile_text.find("moved the sample"), std::string::npos) << "the tile needs no note";
 }
 
 // A family this h2dbench has never heard of: its report's own declarations and entry axes say

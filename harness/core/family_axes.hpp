@@ -27,6 +27,10 @@ struct AxisDeclaration {
   // The naive start a user begins from (strategy axes): the verdict's speed-ups are against the
   // case whose every strategy axis with a baseline has that value. Empty: no opinion.
   std::string baseline;
+  // What the framework does when a user asks (PyTorch's pin_memory=True: pin=requested in
+  // h2d/batch, pin=pin_thread in the loops): the verdict also says the best's gain over the case
+  // that differs from it only here, the setting a user who already asks has today. Empty: none.
+  std::string framework_default;
   // Values that ask for page-locked host memory / for asynchronous copies: the case claims them,
   // and the silent no-pin warning and the trace findings hold it to that.
   std::vector<std::string> asks_pinned;

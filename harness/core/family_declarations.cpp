@@ -37,6 +37,11 @@ AxisDeclaration asking_pinned(AxisDeclaration axis, std::vector<std::string> val
   return axis;
 }
 
+AxisDeclaration framework_default(AxisDeclaration axis, std::string value) {
+  axis.framework_default = std::move(value);
+  return axis;
+}
+
 AxisDeclaration asking_async(AxisDeclaration axis, std::vector<std::string> values) {
   axis.asks_async = std::move(values);
   return axis;
@@ -66,7 +71,9 @@ std::vector<AxisDeclaration> loop_axes() {
           strategy("shm", "fresh"),
           strategy("members", "separate"),
           strategy("prefetch"),
-          asking_pinned(strategy("pin", "none"), {"pin_thread", "pinned_ring", "shared_pinned"}),
+          framework_default(asking_pinned(strategy("pin", "none"),
+                                          {"pin_thread", "pinned_ring", "shared_pinned"}),
+                            "pin_thread"),
           strategy("pin_threads", "1"),
           asking_async(strategy("copy", "sync"), {"async"}),
           workload("batch"),
@@ -79,15 +86,17 @@ std::vector<FamilyAxes> make_declarations() {
   std::vector<AxisDeclaration> host_loop = loop_axes();
   host_loop.insert(host_loop.begin(), workload("loop", PlotPlace::panel));
   std::vector<FamilyAxes> all{
-      on_each_gpu({"h2d/batch",
-                   "image/mask/ids batches to the GPU: the copy rate of the batch's payload",
-                   metric("GB_per_s"),
-                   {workload("sample"), workload("task", PlotPlace::panel), workload("layout"),
-                    strategy("collate", "pad"),
-                    asking_pinned(strategy("pin", "none", PlotPlace::series),
-                                  {"requested", "per_member", "packed", "pinned_slots"}),
-                    workload("batch")},
-                   /*link_bound=*/true}),
+      on_each_gpu(
+          {"h2d/batch",
+           "image/mask/ids batches to the GPU: the copy rate of the batch's payload",
+           metric("GB_per_s"),
+           {workload("sample"), workload("task", PlotPlace::panel), workload("layout"),
+            strategy("collate"),
+            framework_default(asking_pinned(strategy("pin", "none", PlotPlace::series),
+                                            {"requested", "per_member", "packed", "pinned_slots"}),
+                              "requested"),
+            workload("batch")},
+           /*link_bound=*/true}),
       on_each_gpu(
           {"h2d/decode",
            "JPEG tiles decoded and normalized into a device batch, samples a second",
@@ -134,7 +143,7 @@ std::vector<FamilyAxes> make_declarations() {
       {"host/collate",
        "samples collated into a batch's host buffers: the rate of the payload",
        metric("GB_per_s"),
-       {workload("sample"), workload("layout"), strategy("collate", "pad"),
+       {workload("sample"), workload("layout"), strategy("collate"),
         strategy("into", "layout"), workload("batch")}},
       {"host/decode",
        "JPEG tiles decoded by libjpeg-turbo on the CPU",

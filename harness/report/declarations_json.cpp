@@ -44,6 +44,7 @@ nlohmann::json declaration_to_json(const FamilyAxes& family) {
     axes.push_back({{"key", axis.key},
                     {"role", to_string(axis.role)},
                     {"baseline", axis.baseline},
+                    {"framework_default", axis.framework_default},
                     {"asks_pinned", axis.asks_pinned},
                     {"asks_async", axis.asks_async},
                     {"plot", to_string(axis.plot)}});
@@ -90,6 +91,7 @@ std::optional<FamilyAxes> declaration_from_json(const nlohmann::json& json) {
     axis.key = key;
     axis.role = *role;
     axis.baseline = string_or(item, "baseline", "");
+    axis.framework_default = string_or(item, "framework_default", "");
     axis.asks_pinned = strings_of(item, "asks_pinned");
     axis.asks_async = strings_of(item, "asks_async");
     axis.plot = plot_from(string_or(item, "plot", "group"));

@@ -14,7 +14,8 @@ namespace h2d {
 // (`h2dbench list --declarations`, kept as plots/declared_families.json).
 
 // {"family", "meaning", "metric": {"counter", "unit", "better": "higher"|"lower"}, "link_bound",
-//  "axes": [{"key", "role": "workload"|"strategy", "baseline", "asks_pinned", "asks_async",
+//  "axes": [{"key", "role": "workload"|"strategy", "baseline", "framework_default", "asks_pinned",
+//  "asks_async",
 //  "plot": "group"|"panel"|"series"}]}
 nlohmann::json declaration_to_json(const FamilyAxes& family);
 nlohmann::json declarations_to_json(const std::vector<FamilyAxes>& families);

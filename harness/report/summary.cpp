@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include "harness/report/json_fields.hpp"
 #include "harness/report/peer_gaps.hpp"
 #include "harness/report/ring_reading.hpp"
+#include "harness/report/sample_record.hpp"
 #include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
 #include "harness/report/within_noise.hpp"
@@ -85,6 +87,30 @@ class FamilyReading {
       ++matched;
     }
     return matched > 0;
+  }
+
+  // The case of `cases` that differs from `best` only where the declaration names what the
+  // framework does when asked (framework_default), and has that there; nullptr when `best` is it,
+  // no axis names one, or the report lacks that case.
+  const ReportCase* framework_reference(const ReportCase& best,
+                                        const std::vector<const ReportCase*>& cases) const {
+    Params wanted;
+    bool differs = false;
+    for (const auto& [key, value] : params_of(best, AxisRole::strategy)) {
+      const AxisDeclaration* axis = catalog_.axis_of(best, key);
+      const bool framework = axis != nullptr && !axis->framework_default.empty();
+      wanted.emplace_back(key, framework ? axis->framework_default : value);
+      differs = differs || (framework && axis->framework_default != value);
+    }
+    if (!differs) {
+      return nullptr;
+    }
+    for (const ReportCase* c : cases) {
+      if (params_of(*c, AxisRole::strategy) == wanted) {
+        return c;
+      }
+    }
+    return nullptr;
   }
 
   std::vector<Workload> workloads(const std::vector<const ReportCase*>& cases) const {
@@ -246,6 +272,18 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
       line.text +=
           fmt::format(", {} {} the slowest ({})", times_text(reading.gain(best, ranked.back())),
                       reading.gain_word(), reading.strategy_label(*ranked.back()));
+    }
+  }
+  // What it buys a user who already asks the framework (pin_memory=True), and in how many copies.
+  if (const ReportCase* asked = reading.framework_reference(*best, w.cases);
+      asked != nullptr && !within_noise(*best, *asked, metric)) {
+    line.text += fmt::format(", {} {} {}", times_text(reading.gain(best, asked)),
+                             reading.gain_word(), reading.strategy_label(*asked));
+    const auto copies = best->find_median("copies_per_batch");
+    const auto asked_copies = asked->find_median("copies_per_batch");
+    if (copies && asked_copies && *copies != *asked_copies) {
+      line.text += fmt::format(" ({:.0f} cop{} a batch instead of {:.0f})", *copies,
+                               *copies == 1 ? "y" : "ies", *asked_copies);
     }
   }
   if (const auto link = best->find_median("link_pct");
@@ -465,6 +503,29 @@ std::optional<std::string> steal_note(const nlohmann::json& report) {
       steal);
 }
 
+// The sample the batch families moved, where it was not the tile: their verdict lines are for it.
+std::optional<std::string> sample_note(const nlohmann::json& report) {
+  const nlohmann::json& sample = member_or_empty(member_or_empty(report, "h2dbench"), "sample");
+  const std::string name = report_sample_name(report);
+  if (name == "tile" || !sample.contains("text") || !sample["text"].is_string()) {
+    return std::nullopt;
+  }
+  // A damaged record's numbers stay in range: they only label the note.
+  const auto bytes = [&](const char* key) {
+    const double value = number_or(sample, key, 0);
+    return std::isfinite(value) ? std::clamp(value, 0.0, 1e15) : 0.0;
+  };
+  const double low = bytes("min_bytes_per_sample");
+  const double high = bytes("max_bytes_per_sample");
+  const std::size_t members =
+      sample.contains("members") && sample["members"].is_array() ? sample["members"].size() : 0;
+  return fmt::format("the batch families moved the sample {} ({} member{}, {} bytes a sample): {}",
+                     name, members, members == 1 ? "" : "s",
+                     low == high ? fmt::format("{:.0f}", high)
+                                 : fmt::format("{:.0f}..{:.0f}", low, high),
+                     sample["text"].get<std::string>());
+}
+
 }  // namespace
 
 RunSummary summarize_report(const nlohmann::json& report) {
@@ -484,6 +545,9 @@ RunSummary summarize_report(const nlohmann::json& report) {
         found == trace_findings.end() ? std::vector<std::string>{} : found->second));
   }
   summary.notes = context_notes(report);
+  if (auto note = sample_note(report)) {
+    summary.notes.push_back(std::move(*note));
+  }
   if (auto note = noisy_note(cases, report)) {
     summary.notes.push_back(std::move(*note));
   }
