@@ -231,6 +231,7 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
   const std::string where = w.key.empty() ? std::string("all cases") : join_params(w.key);
   WorkloadLine line;
   line.text = where + ": ";
+  bool alone = true;  // no other case within noise of the best
   if (ranked.size() == 1) {
     const std::string how = reading.strategy_label(*best);
     line.text += fmt::format("{} {}{}", short_number(reading.value(best)), metric.unit,
@@ -244,6 +245,7 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
         tied.push_back(c);
       }
     }
+    alone = tied.size() == 1;
     const auto in_tie = [&](const ReportCase* c) {
       return std::find(tied.begin(), tied.end(), c) != tied.end();
     };
@@ -281,7 +283,7 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
                              reading.gain_word(), reading.strategy_label(*asked));
     const auto copies = best->find_median("copies_per_batch");
     const auto asked_copies = asked->find_median("copies_per_batch");
-    if (copies && asked_copies && *copies != *asked_copies) {
+    if (alone && copies && asked_copies && *copies != *asked_copies) {  // a tie's may differ
       line.text += fmt::format(" ({:.0f} cop{} a batch instead of {:.0f})", *copies,
                                *copies == 1 ? "y" : "ies", *asked_copies);
     }
