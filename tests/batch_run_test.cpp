@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -31,8 +32,12 @@ Report run_report(const std::string& filter, const std::string& tag, const std::
 
 // The measurements of a quick run by case name; none may have failed. `verdict` gets the run's
 // verdict, read back from its report.
-Runs run_quick(const std::string& filter, const std::string& tag, RunSummary* verdict = nullptr) {
-  const Report report = run_report(filter, tag, "");
+Runs run_quick(const std::string& filter, const std::string& tag, RunSummary* verdict = nullptr,
+               const std::string& extra = "", Report* kept = nullptr) {
+  const Report report = run_report(filter, tag, extra);
+  if (kept != nullptr) {
+    *kept = report;
+  }
   if (verdict != nullptr) {
     *verdict = summarize_report(report.document);
   }
@@ -109,6 +114,60 @@ TEST(BatchRun, HostFamiliesMeasureEveryCase) {
   EXPECT_LT(counter(runs, "host/normalize/threads=1/batch=16", "max_abs_error"), 1e-5);
 }
 
+// The detection sample through the host collate: a varying member collated padded and as a
+// tensor a sample, every member of every sample verified where it was staged, the sample in the
+// names, the report and the verdict; the tile-only families say so.
+TEST(BatchRun, TheDetectionSampleRunsThroughTheHostCollate) {
+  RunSummary verdict;
+  Report report;
+  const Runs runs = run_quick("^host/(collate|pipeline)/.*batch=16", "detection", &verdict,
+                              "--sample detection", &report);
+  const std::string prefix = "host/collate/sample=detection/layout=";
+  ASSERT_FALSE(runs.empty());
+  for (const auto& [name, run] : runs) {
+    EXPECT_EQ(name.rfind(prefix, 0), 0u) << name;
+  }
+  EXPECT_EQ(runs.size(), 3u * 2 * 3) << "single, tuple, list; pad and list; into 3 targets";
+  // A list of tensors, one a member a sample: every member of every sample that has bytes.
+  const double listed =
+      counter(runs, prefix + "list/collate=list/into=layout/batch=16", "copies_per_batch");
+  EXPECT_GE(listed, 16 * 3) << "image, orig_size and size always cross";
+  EXPECT_LE(listed, 16 * 7);
+  EXPECT_EQ(counter(runs, prefix + "list/collate=list/into=packed/batch=16", "copies_per_batch"),
+            1);
+  EXPECT_EQ(counter(runs, prefix + "tuple/collate=pad/into=layout/batch=16", "copies_per_batch"),
+            7);
+  const auto& sample = report.document["h2dbench"]["sample"];
+  EXPECT_EQ(sample["name"], "detection");
+  EXPECT_EQ(sample["members"].size(), 7u);
+  const std::string collate = family_text(verdict, "host/collate");
+  EXPECT_NE(collate.find("sample=detection layout=list batch=16: "), std::string::npos) << collate;
+  bool named = false;
+  for (const std::string& note : verdict.notes) {
+    named = named || note.find("moved the sample detection") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+  bool skipped = false;
+  for (const auto& family : report.document["h2dbench"]["skipped_families"]) {
+    skipped = skipped || (family["family"] == "host/pipeline" &&
+                          family["reason"].get<std::string>().find("tile") != std::string::npos);
+  }
+  EXPECT_TRUE(skipped) << report.document["h2dbench"]["skipped_families"].dump();
+}
+
+// A bad --sample is one line and exit 2, before anything is measured.
+TEST(BatchRun, ABadSampleIsOneLineAndExitTwo) {
+  for (const char* spec :
+       {"image:3x0:uint8", "image:3:complex64", "a:1:int8,a:2:int8", "@/nonexistent/sample.json"}) {
+    const h2d::testing::ProcessResult result = h2d::testing::run_process(
+        h2d::testing::h2dbench() + " list --sample " + h2d::testing::shell_quote(spec));
+    EXPECT_EQ(result.exit_code, 2) << spec;
+    const std::string& text = result.output;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+    EXPECT_NE(text.find("--sample"), std::string::npos) << text;
+  }
+}
+
 TEST(BatchRunGpu, FamiliesShowTheSilentNoPinAndVerify) {
   H2D_REQUIRE_GPU();
   RunSummary verdict;
@@ -141,6 +200,27 @@ TEST(BatchRunGpu, FamiliesShowTheSilentNoPinAndVerify) {
   }
   EXPECT_EQ(counter(runs, "h2d/preprocess/where=gpu/mem=pinned/batch=16", "bus_bytes") * 4,
             counter(runs, "h2d/preprocess/where=cpu/mem=pinned/batch=16", "bus_bytes"));
+}
+
+// The detection sample on the GPU families: every member of every sample verified on the device,
+// per-member copies counted member by member, a packed batch one copy.
+TEST(BatchRunGpu, TheDetectionSampleArrivesVerified) {
+  H2D_REQUIRE_GPU();
+  RunSummary verdict;
+  const Runs runs = run_quick(
+      "^h2d/batch/sample=detection/task=train/layout=(tuple|list)/.*pin=(requested|packed)/"
+      "batch=16",
+      "gpu_detection", &verdict, "--sample detection");
+  EXPECT_EQ(runs.size(), 2u * 2 * 2) << "tuple and list, pad and list, requested and packed";
+  const std::string prefix = "h2d/batch/sample=detection/task=train/layout=";
+  EXPECT_GE(counter(runs, prefix + "list/collate=list/pin=requested/batch=16", "copies_per_batch"),
+            16 * 3);
+  EXPECT_EQ(counter(runs, prefix + "list/collate=list/pin=packed/batch=16", "copies_per_batch"), 1);
+  EXPECT_EQ(counter(runs, prefix + "tuple/collate=pad/pin=requested/batch=16", "copies_per_batch"),
+            7);
+  const std::string batch = family_text(verdict, "h2d/batch");
+  EXPECT_NE(batch.find("sample=detection task=train layout=list batch=16: "), std::string::npos)
+      << batch;
 }
 
 TEST(BatchRunGpu, CasesOverThePinnedCapAreSkippedWithTheReason) {
