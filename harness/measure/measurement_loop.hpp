@@ -24,8 +24,8 @@ namespace h2d {
 // writes the counters every case reports: `measurements`, `rel_ci_pct` (half the 95% interval of
 // the median, in % of it), `stopped_by` (StopReason as a number: 1 median known, 2 time cap,
 // 3 count cap, 4 exact count) and, from 12 measurements, `drift_pct` and `drifting` (the halves
-// of its measurements disagree: harness/core/halves_drift); Ctrl-C throws RunInterrupted. Each iteration must record exactly one
-// measurement.
+// of its measurements disagree: harness/core/halves_drift); Ctrl-C throws RunInterrupted. Each
+// iteration must record exactly one measurement.
 class MeasurementLoop {
  public:
   MeasurementLoop(benchmark::State& state, const StoppingRule& rule);

@@ -521,11 +521,11 @@ std::optional<std::string> sample_note(const nlohmann::json& report) {
   const double high = bytes("max_bytes_per_sample");
   const std::size_t members =
       sample.contains("members") && sample["members"].is_array() ? sample["members"].size() : 0;
-  return fmt::format("the batch families moved the sample {} ({} member{}, {} bytes a sample): {}",
-                     name, members, members == 1 ? "" : "s",
-                     low == high ? fmt::format("{:.0f}", high)
-                                 : fmt::format("{:.0f}..{:.0f}", low, high),
-                     sample["text"].get<std::string>());
+  return fmt::format(
+      "the batch families moved the sample {} ({} member{}, {} bytes a sample): {}", name, members,
+      members == 1 ? "" : "s",
+      low == high ? fmt::format("{:.0f}", high) : fmt::format("{:.0f}..{:.0f}", low, high),
+      sample["text"].get<std::string>());
 }
 
 }  // namespace
