@@ -155,6 +155,23 @@ TEST(BatchRun, TheDetectionSampleRunsThroughTheHostCollate) {
   EXPECT_TRUE(skipped) << report.document["h2dbench"]["skipped_families"].dump();
 }
 
+// h2d/preprocess takes the sample's image member, and says so where the sample has none.
+TEST(BatchRun, PreprocessTakesTheSamplesImageOrSaysItHasNone) {
+  const h2d::testing::ProcessResult imagenet = h2d::testing::run_process(
+      h2d::testing::h2dbench() + " list --all --preset quick --sample imagenet");
+  EXPECT_EQ(imagenet.exit_code, 0) << imagenet.output;
+  EXPECT_NE(imagenet.output.find("h2d/preprocess/sample=imagenet/where=gpu/mem=pinned/batch=16"),
+            std::string::npos)
+      << imagenet.output;
+  const h2d::testing::ProcessResult tokens = h2d::testing::run_process(
+      h2d::testing::h2dbench() + " list --all --preset quick --sample tokens");
+  EXPECT_EQ(tokens.exit_code, 0) << tokens.output;
+  EXPECT_NE(tokens.output.find("h2d/preprocess (the sample tokens has no image member"),
+            std::string::npos)
+      << tokens.output;
+  EXPECT_EQ(tokens.output.find("h2d/preprocess/"), std::string::npos) << tokens.output;
+}
+
 // A bad --sample is one line and exit 2, before anything is measured.
 TEST(BatchRun, ABadSampleIsOneLineAndExitTwo) {
   for (const char* spec :
@@ -221,6 +238,22 @@ TEST(BatchRunGpu, TheDetectionSampleArrivesVerified) {
   const std::string batch = family_text(verdict, "h2d/batch");
   EXPECT_NE(batch.find("sample=detection task=train layout=list batch=16: "), std::string::npos)
       << batch;
+}
+
+// imagenet's 3x224x224 image normalized on either side, checked against the reference.
+TEST(BatchRunGpu, PreprocessNormalizesTheSamplesImage) {
+  H2D_REQUIRE_GPU();
+  const Runs runs =
+      run_quick("^h2d/preprocess/.*batch=1$", "gpu_imagenet", nullptr, "--sample imagenet");
+  ASSERT_EQ(runs.size(), 2u);
+  for (const char* where : {"cpu", "gpu"}) {
+    const std::string name =
+        std::string("h2d/preprocess/sample=imagenet/where=") + where + "/mem=pinned/batch=1";
+    EXPECT_LE(counter(runs, name, "max_abs_error"), counter(runs, name, "error_bound")) << name;
+  }
+  EXPECT_EQ(
+      counter(runs, "h2d/preprocess/sample=imagenet/where=gpu/mem=pinned/batch=1", "bus_bytes"),
+      3 * 224 * 224);
 }
 
 TEST(BatchRunGpu, CasesOverThePinnedCapAreSkippedWithTheReason) {

@@ -107,6 +107,12 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
       selection.skipped_families.push_back({family.name, "no usable GPU: " + plan.no_gpu_reason});
       continue;
     }
+    if (family.sample == SampleUse::image && !image_member(plan.sample)) {
+      selection.skipped_families.push_back(
+          {family.name,
+           fmt::format("the sample {} has no image member (a fixed 3xHxW one)", plan.sample.name)});
+      continue;
+    }
     if (family.sample == SampleUse::tile_only && plan.sample.name != "tile") {
       selection.skipped_families.push_back(
           {family.name,

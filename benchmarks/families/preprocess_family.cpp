@@ -1,7 +1,8 @@
-// h2d/preprocess: where to normalize a batch of decoded images. cpu: normalize uint8 H×W×C into
-// float32 C×H×W on the host, then send the floats; gpu: send the uint8 pixels (a quarter of the
-// bytes) and normalize on the device. Each batch is timed whole, host work included; the result
-// on the device is checked against the double-precision reference.
+// h2d/preprocess: where to normalize a batch of decoded images (the run's sample's image member:
+// the tile's 3x512x512 by default, imagenet's 3x224x224 with --sample imagenet). cpu: normalize
+// uint8 H×W×C into float32 C×H×W on the host, then send the floats; gpu: send the uint8 pixels (a
+// quarter of the bytes) and normalize on the device. Each batch is timed whole, host work
+// included; the result on the device is checked against the double-precision reference.
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "harness/batch/batch.hpp"
+#include "harness/batch/sample_axes.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
@@ -46,6 +48,7 @@ enum class Where { cpu, gpu };
 
 struct PreprocessCase {
   int device = 0;
+  SampleShape shape;  // the sample's image member
   Where where = Where::cpu;
   HostKind kind = HostKind::pinned;
   std::size_t batch = 1;
@@ -55,7 +58,7 @@ struct PreprocessCase {
 void run_preprocess_case(const PreprocessCase& c, benchmark::State& state,
                          const CaseContext& context) {
   ScopedDevice on(c.device);
-  const SampleShape shape;
+  const SampleShape& shape = c.shape;
   const ChannelStats stats = imagenet_stats();
   const NormalizeParams params = make_normalize_params(stats);
   const std::size_t pixel_bytes = c.batch * shape.values();  // uint8 H×W×C
@@ -175,23 +178,35 @@ std::vector<HostKind> preprocess_kinds(Preset preset) {
   return {HostKind::pageable, HostKind::pinned};
 }
 
+// The shape of the sample's image member (select_cases skips the family where it has none).
+SampleShape image_shape(const SampleSpec& sample) {
+  const MemberSpec& image = sample.members.at(image_member(sample).value());
+  return {image.shape[0].low, image.shape[1].low, image.shape[2].low};
+}
+
 std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
+  if (!image_member(plan.sample)) {
+    return cases;
+  }
+  const SampleShape shape = image_shape(plan.sample);
   const std::size_t threads = usable_cores();
   for (const DeviceInfo& gpu : plan.devices) {
     for (Where where : {Where::cpu, Where::gpu}) {
       for (HostKind kind : preprocess_kinds(plan.preset)) {
         for (std::size_t batch : batch_sizes(plan.preset)) {
-          const CaseName name = case_name_on("h2d/preprocess", plan, gpu)
-                                    .add("where", where == Where::cpu ? "cpu" : "gpu")
-                                    .add("mem", std::string(to_string(kind)))
-                                    .add("batch", static_cast<long long>(batch));
-          cases.push_back(make_case(name,
-                                    {{"gpu", gpu.ordinal},
-                                     {"batch_size", static_cast<double>(batch)},
-                                     {"threads", static_cast<double>(threads)}},
-                                    run_preprocess_case,
-                                    PreprocessCase{gpu.ordinal, where, kind, batch, threads}));
+          CaseName name = case_name_on("h2d/preprocess", plan, gpu);
+          add_sample_axis(name, plan.sample);
+          name.add("where", where == Where::cpu ? "cpu" : "gpu")
+              .add("mem", std::string(to_string(kind)))
+              .add("batch", static_cast<long long>(batch));
+          cases.push_back(
+              make_case(name,
+                        {{"gpu", gpu.ordinal},
+                         {"batch_size", static_cast<double>(batch)},
+                         {"threads", static_cast<double>(threads)}},
+                        run_preprocess_case,
+                        PreprocessCase{gpu.ordinal, shape, where, kind, batch, threads}));
         }
       }
     }
@@ -204,7 +219,7 @@ std::vector<BenchmarkCase> preprocess_cases(const RunPlan& plan) {
     "normalize uint8 images on the CPU and send float32, or send uint8 and normalize on the GPU",
     /*needs_gpu=*/true,
     preprocess_cases,
-    SampleUse::tile_only,
+    SampleUse::image,
 });
 
 }  // namespace

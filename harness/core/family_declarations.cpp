@@ -120,7 +120,7 @@ std::vector<FamilyAxes> make_declarations() {
       on_each_gpu({"h2d/preprocess",
                    "a batch normalized on the CPU or the GPU and copied: samples a second",
                    metric("samples_per_s"),
-                   {strategy("where", "cpu"),
+                   {workload("sample"), strategy("where", "cpu"),
                     asking_pinned(strategy("mem", "pageable"), {"pinned"}), workload("batch")},
                    true}),
       on_each_gpu({"h2d/staging",

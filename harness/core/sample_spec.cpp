@@ -471,6 +471,17 @@ std::string_view named_sample_description(std::string_view name) {
   return "";
 }
 
+std::optional<std::size_t> image_member(const SampleSpec& spec) {
+  constexpr std::size_t kChannels = 3;  // the normalization's per-channel statistics are RGB's
+  for (std::size_t i = 0; i < spec.members.size(); ++i) {
+    const MemberSpec& member = spec.members[i];
+    if (member.shape.size() == 3 && !member.varies() && member.shape[0].low == kChannels) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string describe_sample(const SampleSpec& spec) {
   const std::string bytes = spec.varies()
                                 ? fmt::format("{}..{}", spec.min_bytes(), spec.max_bytes())

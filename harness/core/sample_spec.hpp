@@ -60,6 +60,11 @@ struct SampleSpec {
   std::optional<std::size_t> find(std::string_view member) const;
 };
 
+// The sample's image: its first member of three fixed dimensions with 3 channels first (C x H x
+// W, as a normalized image tensor is laid out), whatever its dtype (a loader may hold it as uint8
+// or already as float32). nullopt where it has none (tokens).
+std::optional<std::size_t> image_member(const SampleSpec& spec);
+
 // "detection (7 members, 3763232..3779264 bytes per sample): image:3x560x560:float32,...": what
 // `list` and `run` print of the sample (one number where nothing varies). scripts/describe-batch's
 // test reads the bytes from it.
