@@ -6,6 +6,7 @@
 
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
+#include "harness/core/host_threads.hpp"
 #include "harness/core/pow2_rounding.hpp"
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/scoped_device.hpp"
@@ -59,12 +60,19 @@ TEST(PinCostGrid, CachedRequestsAreOneAndAHalfPowersOfTwo) {
 TEST(PinCostFamily, QuickCasesCoverEveryOperation) {
   EXPECT_TRUE(test::find_family("h2d/pin_cost").needs_gpu);
   const auto cases = test::family_cases("h2d/pin_cost", Preset::quick);
-  EXPECT_EQ(cases.size(), 3 * pin_cost_sizes(Preset::quick).size() +
+  const std::vector<std::size_t> threads = host_thread_counts(Preset::quick, usable_cores());
+  EXPECT_EQ(cases.size(), (3 + threads.size()) * pin_cost_sizes(Preset::quick).size() +
                               2 * cached_request_sizes(Preset::quick).size());
   std::set<std::string> ops;
+  std::set<std::string> fault_threads;  // op=register threads=N: PyTorch's register threads
   for (const BenchmarkCase& c : cases) {
     const ParsedCaseName parsed = parse_case_name(c.name);
     ops.insert(parsed.get("op"));
+    if (!parsed.get("threads").empty()) {
+      EXPECT_EQ(parsed.get("op"), "register") << c.name;
+      EXPECT_DOUBLE_EQ(c.params.at("threads"), std::stod(parsed.get("threads"))) << c.name;
+      fault_threads.insert(parsed.get("threads"));
+    }
     const bool cached = parsed.get("op").rfind("cache_", 0) == 0;
     EXPECT_EQ(c.params.count("rounding_waste_pct"), cached ? 1u : 0u) << c.name;
     if (cached) {
@@ -74,6 +82,8 @@ TEST(PinCostFamily, QuickCasesCoverEveryOperation) {
   }
   EXPECT_EQ(ops, (std::set<std::string>{"malloc_host", "host_alloc_wc", "register", "cache_miss",
                                         "cache_hit"}));
+  EXPECT_EQ(fault_threads.size(), threads.size());
+  EXPECT_EQ(fault_threads.count("1"), 1u);
 }
 
 // --- GPU
@@ -104,10 +114,17 @@ TEST(PinCostFamilyGpu, QuickRunMeasuresAndVerifiesEveryOperation) {
   const nlohmann::json report = test::run_quick("^h2d/pin_cost/", "pin_cost");
   ASSERT_TRUE(report.contains("benchmarks"));
   EXPECT_TRUE(report["h2dbench"]["failed_cases"].empty()) << report["h2dbench"].dump();
+  std::size_t fresh = 0;
   for (const auto& run : report["benchmarks"]) {
     EXPECT_FALSE(run.value("error_occurred", false)) << run.dump();
     EXPECT_GT(run.value("pin_us", 0.0), 0.0) << run["name"];
+    if (run["name"].get<std::string>().find("/threads=") != std::string::npos) {
+      ++fresh;  // fresh pages faulted in and registered, then verified as page-locked
+      EXPECT_GT(run.value("unpin_us", 0.0), 0.0) << run["name"];
+      EXPECT_GE(run.value("threads", 0.0), 1.0) << run["name"];
+    }
   }
+  EXPECT_GE(fresh, 2u);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // h2d/pin_cost: what page-locking host memory costs, by size: cudaMallocHost/cudaFreeHost,
-// cudaHostAlloc(WriteCombined), cudaHostRegister/Unregister of memory already touched, and a
-// power-of-two caching allocator's first request (a miss: it pins) against a reuse (a hit). The
-// numbers behind "pin once and reuse" and behind the memory a caching allocator wastes.
+// cudaHostAlloc(WriteCombined), cudaHostRegister/Unregister of memory already touched, a fresh
+// block pinned as PyTorch's allocator can (pinned_use_cuda_host_register: fresh pages, faulted in
+// by N threads, then registered: op=register threads=N), and a power-of-two caching allocator's
+// first request (a miss: it pins) against a reuse (a hit). The numbers behind "pin once and
+// reuse" and behind the memory a caching allocator wastes.
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -14,6 +16,8 @@
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/host_threads.hpp"
+#include "harness/core/page_size.hpp"
 #include "harness/core/pow2_rounding.hpp"
 #include "harness/core/statistics.hpp"
 #include "harness/core/stopwatch.hpp"
@@ -25,6 +29,8 @@
 #include "harness/cuda/host_memory.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
+#include "harness/host/fresh_pages.hpp"
+#include "harness/host/thread_team.hpp"
 #include "harness/measure/counters.hpp"
 #include "harness/measure/measurement_loop.hpp"
 #include "harness/strategy/pinned_cache.hpp"
@@ -39,7 +45,17 @@ namespace {
 
 constexpr std::uint64_t kPinCostSeed = 0x48324450494E4E44ull;  // "H2DPINND"
 
-enum class PinOp { malloc_host, host_alloc_wc, host_register, cache_miss, cache_hit };
+// host_register registers memory the caller already holds and touched; register_fresh is the
+// whole of PyTorch's pinned_use_cuda_host_register path for a new block (its name: op=register
+// with the threads that fault the pages in, pinned_num_register_threads).
+enum class PinOp {
+  malloc_host,
+  host_alloc_wc,
+  host_register,
+  register_fresh,
+  cache_miss,
+  cache_hit
+};
 
 std::string op_name(PinOp op) {
   switch (op) {
@@ -48,6 +64,7 @@ std::string op_name(PinOp op) {
     case PinOp::host_alloc_wc:
       return "host_alloc_wc";
     case PinOp::host_register:
+    case PinOp::register_fresh:
       return "register";
     case PinOp::cache_miss:
       return "cache_miss";
@@ -65,7 +82,21 @@ struct PinCostCase {
   int device = 0;
   PinOp op = PinOp::malloc_host;
   std::size_t bytes = 0;
+  std::size_t threads = 1;  // register_fresh: the threads that fault the pages in
 };
+
+// Faults every page of fresh memory in, one written byte a page, the pages split over the team:
+// what PyTorch's register threads do before cudaHostRegister.
+void fault_pages_in(ThreadTeam& team, std::byte* data, std::size_t bytes) {
+  const std::size_t page = memory_page_size();
+  const std::size_t pages = (bytes + page - 1) / page;
+  team.run([&](std::size_t index) {
+    const auto [first, last] = split_range(pages, team.size(), index);
+    for (std::size_t p = first; p < last; ++p) {
+      data[p * page] = std::byte{0};
+    }
+  });
+}
 
 // Proves memory is really page-locked and usable for DMA: CUDA must call it pinned, and a pattern
 // copied from it must arrive intact.
@@ -96,6 +127,10 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const Case
   if (c.op == PinOp::host_register) {
     pageable.emplace(HostKind::pageable, c.bytes);
     fill_pattern(pageable->data(), c.bytes, kPinCostSeed);
+  }
+  std::optional<ThreadTeam> team;  // register_fresh: started before anything is timed
+  if (c.op == PinOp::register_fresh) {
+    team.emplace(c.threads, "fault pages");
   }
   PinnedCache warm_cache;  // cache_hit: holds the one block every iteration reuses
   if (c.op == PinOp::cache_hit) {
@@ -128,6 +163,16 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const Case
         unpin_seconds.push_back(watch.seconds());
         break;
       }
+      case PinOp::register_fresh: {
+        FreshPages fresh(c.bytes);  // malloc's new pages: none faulted in yet
+        fault_pages_in(*team, fresh.data(), c.bytes);
+        HostRegistration registration(fresh.data(), c.bytes);
+        pin_seconds.push_back(watch.seconds());
+        watch.restart();
+        registration.reset();
+        unpin_seconds.push_back(watch.seconds());
+        break;  // the pages are unmapped after the clock
+      }
       case PinOp::cache_miss: {
         PinnedCache cold;  // a new cache: the request must pin
         HostBuffer buffer = cold.take(c.bytes);
@@ -158,6 +203,14 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const Case
     case PinOp::host_register: {
       HostRegistration registration(pageable->data(), c.bytes);
       verify_page_locked(pageable->data(), c.bytes, c.device);
+      registration.reset();
+      break;
+    }
+    case PinOp::register_fresh: {
+      FreshPages fresh(c.bytes);
+      fault_pages_in(*team, fresh.data(), c.bytes);
+      HostRegistration registration(fresh.data(), c.bytes);
+      verify_page_locked(fresh.data(), c.bytes, c.device);
       registration.reset();
       break;
     }
@@ -199,19 +252,29 @@ std::vector<BenchmarkCase> pin_cost_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (const DeviceInfo& gpu : plan.devices) {
     for (PinOp op : {PinOp::malloc_host, PinOp::host_alloc_wc, PinOp::host_register,
-                     PinOp::cache_miss, PinOp::cache_hit}) {
+                     PinOp::register_fresh, PinOp::cache_miss, PinOp::cache_hit}) {
       const std::vector<std::size_t> sizes =
           is_cache_op(op) ? cached_request_sizes(plan.preset) : pin_cost_sizes(plan.preset);
-      for (std::size_t bytes : sizes) {
-        const CaseName name = case_name_on("h2d/pin_cost", plan, gpu)
-                                  .add("op", op_name(op))
-                                  .add_bytes("bytes", bytes);
-        std::map<std::string, double> params = {{"gpu", gpu.ordinal}};
-        if (is_cache_op(op)) {
-          params["rounding_waste_pct"] = rounding_waste_pct(bytes);
+      // Only register_fresh has threads: 1 and the usable cores in quick, powers of two between.
+      const std::vector<std::size_t> thread_counts =
+          op == PinOp::register_fresh ? host_thread_counts(plan.preset, usable_cores())
+                                      : std::vector<std::size_t>{1};
+      for (std::size_t threads : thread_counts) {
+        for (std::size_t bytes : sizes) {
+          CaseName name = case_name_on("h2d/pin_cost", plan, gpu);
+          name.add("op", op_name(op));
+          std::map<std::string, double> params = {{"gpu", gpu.ordinal}};
+          if (op == PinOp::register_fresh) {
+            name.add("threads", static_cast<long long>(threads));
+            params["threads"] = static_cast<double>(threads);
+          }
+          name.add_bytes("bytes", bytes);
+          if (is_cache_op(op)) {
+            params["rounding_waste_pct"] = rounding_waste_pct(bytes);
+          }
+          cases.push_back(make_case(name, std::move(params), run_pin_cost_case,
+                                    PinCostCase{gpu.ordinal, op, bytes, threads}));
         }
-        cases.push_back(make_case(name, std::move(params), run_pin_cost_case,
-                                  PinCostCase{gpu.ordinal, op, bytes}));
       }
     }
   }
@@ -220,7 +283,8 @@ std::vector<BenchmarkCase> pin_cost_cases(const RunPlan& plan) {
 
 [[maybe_unused]] const bool pin_cost_registered = register_family({
     "h2d/pin_cost",
-    "cost of page-locking by size: cudaMallocHost, write-combined, register, caching allocator",
+    "cost of page-locking by size: cudaMallocHost, write-combined, register (touched memory, or "
+    "fresh pages faulted in by N threads first), caching allocator",
     /*needs_gpu=*/true,
     pin_cost_cases,
 });

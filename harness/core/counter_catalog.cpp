@@ -122,7 +122,9 @@ std::vector<CounterDeclaration> catalog() {
       {"gpu_node", "", kNeither, "NUMA node of the GPU (-1: unknown)"},
       {"local", "", kNeither, "1 where memory and GPU share a NUMA node, -1 unknown"},
       {"streams", "", kNeither, "CUDA streams the copy is spread over"},
-      {"threads", "", kNeither, "host threads filling the staging ring"},
+      {"threads", "", kNeither,
+       "host threads doing the case's host work (filling the staging ring, normalizing, faulting "
+       "pages in before they are registered)"},
       {"depth", "", kNeither, "slots in the staging ring"},
       {"batch", "", kNeither, "samples per batch"},
       {"batch_size", "", kNeither, "samples per batch"},

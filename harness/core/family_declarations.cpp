@@ -115,7 +115,7 @@ std::vector<FamilyAxes> make_declarations() {
       on_each_gpu({"h2d/pin_cost",
                    "the time to page-lock a buffer: a cost paid before any copy",
                    metric("pin_us"),
-                   {strategy("op", "malloc_host"), workload("bytes")},
+                   {strategy("op", "malloc_host"), strategy("threads"), workload("bytes")},
                    false}),
       on_each_gpu({"h2d/preprocess",
                    "a batch normalized on the CPU or the GPU and copied: samples a second",
