@@ -57,14 +57,13 @@ BatchContents batch_contents(const SampleSpec& spec, const std::vector<std::size
   contents.collate = collate;
   for (const std::size_t index : sent) {
     contents.members.push_back(spec.members.at(index));
-    contents.spec_index.push_back(index);
   }
   const std::size_t count = contents.members.size();
   contents.bytes.resize(batch * count);
   for (std::size_t sample = 0; sample < batch; ++sample) {
     for (Member m = 0; m < count; ++m) {
       contents.bytes[sample * count + m] =
-          drawn_bytes(contents.members[m], contents.spec_index[m], seed, sample);
+          drawn_bytes(contents.members[m], sent[m], seed, sample);
     }
   }
   contents.room = contents.bytes;
@@ -131,7 +130,7 @@ std::size_t LayoutPlan::slot_of(Member member, std::size_t sample) const {
 }
 
 std::vector<Placement> LayoutPlan::placements() const {
-  std::vector<Placement> result(batch * member_count());
+  std::vector<Placement> result(batch() * member_count());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     for (const Piece& piece : buffers[b].pieces) {
       const std::size_t stride = contents.room_of(piece.member, piece.first_sample);
@@ -147,7 +146,6 @@ LayoutPlan plan_layout(BatchLayout layout, const BatchContents& contents, std::s
   LayoutPlan plan;
   plan.layout = layout;
   plan.contents = contents;
-  plan.batch = contents.batch;
   plan.payload_bytes = contents.payload_bytes();
   const std::size_t batch = contents.batch;
   // The pieces of one member: the whole batch at one stride, or (split) one a sample.
@@ -222,12 +220,12 @@ std::size_t packed_offset(const LayoutPlan& layout, const PackPlan& pack, Member
 }
 
 std::size_t packed_stride(const LayoutPlan& layout, const PackPlan& pack, Member member) {
-  if (layout.batch == 1) {
+  if (layout.batch() == 1) {
     return layout.contents.room_of(member, 0);
   }
   const std::size_t first = packed_offset(layout, pack, member, 0);
   const std::size_t stride = packed_offset(layout, pack, member, 1) - first;
-  for (std::size_t sample = 2; sample < layout.batch; ++sample) {
+  for (std::size_t sample = 2; sample < layout.batch(); ++sample) {
     if (packed_offset(layout, pack, member, sample) != first + sample * stride) {
       throw std::logic_error(fmt::format("the {} layout does not place every {} at one stride",
                                          to_string(layout.layout),

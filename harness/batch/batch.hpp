@@ -36,7 +36,6 @@ std::string_view to_string(Collate collate);
 // Indexed sample-major: slot(member, sample) = sample * members.size() + member.
 struct BatchContents {
   std::vector<MemberSpec> members;      // the sent members, in the order the spec gives them
-  std::vector<std::size_t> spec_index;  // each one's index among the spec's members
   std::size_t batch = 0;
   Collate collate = Collate::pad;
   std::vector<std::size_t> bytes;
@@ -114,10 +113,12 @@ struct Placement {
 struct LayoutPlan {
   BatchLayout layout = BatchLayout::single;
   BatchContents contents;
-  std::size_t batch = 0;
   std::vector<BufferPlan> buffers;
-  std::size_t payload_bytes = 0;  // the members' bytes as drawn: no alignment or collate padding
+  // The members' bytes as drawn, no alignment or collate padding: contents.payload_bytes(), kept
+  // because the collate's trace range reads it every batch.
+  std::size_t payload_bytes = 0;
 
+  std::size_t batch() const { return contents.batch; }
   std::size_t member_count() const { return contents.member_count(); }
   // Index into placements(): sample-major, members in the contents' order.
   std::size_t slot_of(Member member, std::size_t sample) const;

@@ -26,7 +26,7 @@ std::size_t plane_bytes(const LayoutPlan& layout) {
 }  // namespace
 
 std::size_t BatchDevice::output_bytes(const LayoutPlan& layout, BatchTask task) {
-  return task == BatchTask::predict ? layout.batch * plane_bytes(layout) : 0;
+  return task == BatchTask::predict ? layout.batch() * plane_bytes(layout) : 0;
 }
 
 BatchDevice::BatchDevice(int device, const LayoutPlan& layout, const TransferPlan& transfer,
@@ -65,7 +65,7 @@ void BatchDevice::enqueue(const std::vector<HostCopy>& copies, const Stream& str
   // The stand-in model: channel 0 of every image, one strided 2D copy, as the per-pixel output.
   const std::size_t plane = plane_bytes(layout_);
   H2D_CUDA_CHECK(cudaMemcpy2DAsync(device_output_.data(), plane, view(0, 0), image_stride_, plane,
-                                   layout_.batch, cudaMemcpyDeviceToDevice, stream.get()));
+                                   layout_.batch(), cudaMemcpyDeviceToDevice, stream.get()));
   model_done.record(stream.get());
   H2D_CUDA_CHECK(cudaMemcpyAsync(host_output_.data(), device_output_.data(), host_output_.size(),
                                  cudaMemcpyDeviceToHost, stream.get()));
@@ -85,7 +85,7 @@ void BatchDevice::clear(const Stream& stream) const {
 
 void BatchDevice::verify_arrived(const SampleSet& samples, const Stream& stream) const {
   NvtxRange range(NvtxCategory::verify, "checksum batch members");
-  for (std::size_t sample = 0; sample < layout_.batch; ++sample) {
+  for (std::size_t sample = 0; sample < layout_.batch(); ++sample) {
     for (Member member = 0; member < layout_.member_count(); ++member) {
       const std::size_t bytes = samples.bytes(member, sample);
       if (bytes == 0) {
@@ -102,7 +102,7 @@ void BatchDevice::verify_arrived(const SampleSet& samples, const Stream& stream)
 void BatchDevice::verify_output(const SampleSet& samples) const {
   NvtxRange range(NvtxCategory::verify, "compare predict output");
   const std::size_t plane = plane_bytes(layout_);
-  for (std::size_t sample = 0; sample < layout_.batch; ++sample) {
+  for (std::size_t sample = 0; sample < layout_.batch(); ++sample) {
     if (std::memcmp(host_output_.data() + sample * plane, samples.data(0, sample), plane) != 0) {
       throw VerificationError(
           fmt::format("the predict output of sample {} read on the host is not the first plane "

@@ -74,15 +74,15 @@ std::vector<std::byte*> BatchStaging::collate_targets(std::size_t slot) const {
 }
 
 void BatchStaging::prepare(const SampleSet& samples, std::size_t slot) {
-  if (slot >= slots() || samples.count() < layout_.batch) {
+  if (slot >= slots() || samples.count() < layout_.batch()) {
     throw std::out_of_range(fmt::format("slot {} of {} with {} samples for a batch of {}", slot,
-                                        slots(), samples.count(), layout_.batch));
+                                        slots(), samples.count(), layout_.batch()));
   }
   {
     NvtxRange range(NvtxCategory::collate, "collate", layout_.payload_bytes);
     const std::vector<std::byte*> targets = collate_targets(slot);
     const BatchContents& contents = layout_.contents;
-    for (std::size_t sample = 0; sample < layout_.batch; ++sample) {
+    for (std::size_t sample = 0; sample < layout_.batch(); ++sample) {
       for (Member member = 0; member < layout_.member_count(); ++member) {
         const Placement& place = placements_[layout_.slot_of(member, sample)];
         std::byte* target = targets[place.buffer] + place.offset;
