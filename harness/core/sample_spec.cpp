@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <utility>
 
 #include "harness/core/bounded_file.hpp"
 #include "harness/core/pattern.hpp"
+#include "harness/core/text_excerpt.hpp"
 #include "harness/core/usage_error.hpp"
 
 namespace h2d {
@@ -39,6 +39,14 @@ constexpr std::array<DTypeName, 10> kDTypes{{
 
 constexpr std::size_t kMostSpecFileBytes = std::size_t{4} << 20;
 constexpr std::size_t kMostDimensions = 16;
+constexpr const char* kFileForm =
+    "write {\"members\": [{\"name\": ..., \"shape\": [...], \"dtype\": ...}]}";
+
+// A piece of the user's input quoted in a message: one line, not the whole 4 MiB of it.
+std::string quote_input(std::string_view text) {
+  constexpr std::size_t kMostQuoted = 60;
+  return "'" + one_line_excerpt(text, kMostQuoted) + "'";
+}
 
 // a * b, or nullopt past `limit` (and so never an overflow).
 std::optional<std::size_t> product_within(std::size_t a, std::size_t b, std::size_t limit) {
@@ -70,8 +78,9 @@ class SpecErrors {
     name_ = std::move(name);
   }
   [[noreturn]] void fail(const std::string& problem) const {
-    const std::string where = name_.empty() ? fmt::format("member {}", index_ + 1)
-                                            : fmt::format("member {} ('{}')", index_ + 1, name_);
+    const std::string where = name_.empty()
+                                  ? fmt::format("member {}", index_ + 1)
+                                  : fmt::format("member {} ({})", index_ + 1, quote_input(name_));
     throw UsageError(fmt::format("{}: {}: {}", flag_, where, problem));
   }
   [[noreturn]] void fail_whole(const std::string& problem) const {
@@ -104,13 +113,15 @@ std::optional<std::size_t> count_of(std::string_view text) {
 
 Dimension parse_dimension(std::string_view text, std::size_t position, const SpecErrors& errors) {
   const auto fail = [&](const std::string& problem) {
-    errors.fail(fmt::format("dimension {} '{}': {}", position + 1, text, problem));
+    errors.fail(fmt::format("dimension {} {}: {}", position + 1, quote_input(text), problem));
   };
   const std::size_t dots = text.find("..");
   if (dots == std::string_view::npos) {
     const auto value = count_of(text);
     if (!value) {
-      fail("not a whole number; a dimension is N (1 or more) or A..B (A <= B, varying per sample)");
+      fail(all_digits(text) ? "too large: a sample is at most 1 GiB"
+                            : "not a whole number; a dimension is N (1 or more) or A..B (A <= B, "
+                              "varying per sample)");
     }
     if (*value == 0) {
       fail("zero; a fixed dimension is 1 or more (a member that may be empty is 0..B)");
@@ -156,7 +167,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 DType parse_dtype(std::string_view text, const SpecErrors& errors) {
   const auto dtype = dtype_from_string(text);
   if (!dtype) {
-    errors.fail(fmt::format("unknown dtype '{}'; valid: {}", text, valid_dtypes()));
+    errors.fail(fmt::format("unknown dtype {}; valid: {}", quote_input(text), valid_dtypes()));
   }
   return *dtype;
 }
@@ -164,9 +175,9 @@ DType parse_dtype(std::string_view text, const SpecErrors& errors) {
 void check_name(std::string_view name, const SpecErrors& errors) {
   if (!valid_name(name)) {
     errors.fail(
-        fmt::format("the name '{}' is not one; a name is letters, digits, '_', '.' or "
+        fmt::format("the name {} is not one; a name is letters, digits, '_', '.' or "
                     "'-', not starting with a digit",
-                    name));
+                    quote_input(name)));
   }
 }
 
@@ -210,11 +221,26 @@ void check_whole(const std::vector<MemberSpec>& members, SpecErrors& errors) {
     total += bytes;
     if (total > kMostSampleBytes) {
       errors.fail_whole(
-          fmt::format("the sample is over 1 GiB at its largest (at member {}, '{}'); a sample is "
+          fmt::format("the sample is over 1 GiB at its largest (at member {}, {}); a sample is "
                       "at most 1 GiB",
-                      i + 1, members[i].name));
+                      i + 1, quote_input(members[i].name)));
     }
   }
+}
+
+// One member, from the text or the file alike: its name checked first (so that later messages
+// name it), then its shape (`parse_shape`, whose errors now name the member) and its dtype.
+template <typename ParseShape>
+MemberSpec member_of(std::size_t index, std::string_view name, std::string_view dtype,
+                     SpecErrors& errors, const ParseShape& parse_shape) {
+  errors.at_member(index, "");
+  check_name(name, errors);
+  errors.at_member(index, std::string(name));
+  MemberSpec member;
+  member.name = std::string(name);
+  member.shape = parse_shape();
+  member.dtype = parse_dtype(dtype, errors);
+  return member;
 }
 
 SampleSpec parse_members(std::string_view text, std::string_view flag) {
@@ -245,17 +271,12 @@ SampleSpec parse_members(std::string_view text, std::string_view flag) {
     const auto fields = split(parts[i], ':');
     if (fields.size() != 3) {
       errors.fail(
-          fmt::format("'{}' has {} field{}; write name:shape:dtype (image:3x224x224:uint8, "
+          fmt::format("{} has {} field{}; write name:shape:dtype (image:3x224x224:uint8, "
                       "label::int64)",
-                      parts[i], fields.size(), fields.size() == 1 ? "" : "s"));
+                      quote_input(parts[i]), fields.size(), fields.size() == 1 ? "" : "s"));
     }
-    check_name(fields[0], errors);
-    errors.at_member(i, std::string(fields[0]));
-    MemberSpec member;
-    member.name = std::string(fields[0]);
-    member.shape = parse_shape(fields[1], errors);
-    member.dtype = parse_dtype(fields[2], errors);
-    spec.members.push_back(std::move(member));
+    spec.members.push_back(
+        member_of(i, fields[0], fields[2], errors, [&] { return parse_shape(fields[1], errors); }));
   }
   check_whole(spec.members, errors);
   return spec;
@@ -270,7 +291,7 @@ Dimension dimension_from_json(const nlohmann::json& value, std::size_t position,
     return parse_dimension(value.get<std::string>(), position, errors);
   }
   errors.fail(fmt::format("dimension {} is {}; a dimension is a whole number or \"A..B\"",
-                          position + 1, value.dump()));
+                          position + 1, one_line_excerpt(value.dump(), 60)));
 }
 
 SampleSpec parse_file(const std::string& path, std::string_view flag) {
@@ -281,16 +302,11 @@ SampleSpec parse_file(const std::string& path, std::string_view flag) {
   try {
     document = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& error) {
-    errors.fail_whole(
-        fmt::format("'{}' is not JSON ({}); write {{\"members\": [{{\"name\": ..., "
-                    "\"shape\": [...], \"dtype\": ...}}]}}",
-                    path, error.what()));
+    errors.fail_whole(fmt::format("'{}' is not JSON ({}); {}", path,
+                                  one_line_excerpt(error.what(), 160), kFileForm));
   }
   if (!document.is_object() || !document.contains("members") || !document["members"].is_array()) {
-    errors.fail_whole(
-        fmt::format("'{}' has no \"members\" list; write {{\"members\": [{{\"name\": "
-                    "..., \"shape\": [...], \"dtype\": ...}}]}}",
-                    path));
+    errors.fail_whole(fmt::format("'{}' has no \"members\" list; {}", path, kFileForm));
   }
   const nlohmann::json& members = document["members"];
   if (members.size() > kMostMembers) {
@@ -308,23 +324,24 @@ SampleSpec parse_file(const std::string& path, std::string_view flag) {
       errors.fail(
           fmt::format("{} in '{}'; a member is {{\"name\": string, \"shape\": [dimensions], "
                       "\"dtype\": string}}",
-                      entry.dump().substr(0, 80), path));
+                      one_line_excerpt(entry.dump(), 80), path));
     }
-    MemberSpec member;
-    member.name = entry["name"].get<std::string>();
-    check_name(member.name, errors);
-    errors.at_member(i, member.name);
-    if (entry.contains("shape")) {
-      if (entry["shape"].size() > kMostDimensions) {
-        errors.fail(
-            fmt::format("{} dimensions; at most {}", entry["shape"].size(), kMostDimensions));
+    const auto shape = [&] {
+      std::vector<Dimension> dimensions;
+      if (!entry.contains("shape")) {
+        return dimensions;  // a scalar
       }
-      for (std::size_t d = 0; d < entry["shape"].size(); ++d) {
-        member.shape.push_back(dimension_from_json(entry["shape"][d], d, errors));
+      const nlohmann::json& given = entry["shape"];
+      if (given.size() > kMostDimensions) {
+        errors.fail(fmt::format("{} dimensions; at most {}", given.size(), kMostDimensions));
       }
-    }
-    member.dtype = parse_dtype(entry["dtype"].get<std::string>(), errors);
-    spec.members.push_back(std::move(member));
+      for (std::size_t d = 0; d < given.size(); ++d) {
+        dimensions.push_back(dimension_from_json(given[d], d, errors));
+      }
+      return dimensions;
+    };
+    spec.members.push_back(member_of(i, entry["name"].get<std::string>(),
+                                     entry["dtype"].get<std::string>(), errors, shape));
   }
   check_whole(spec.members, errors);
   return spec;
@@ -423,15 +440,6 @@ std::string SampleSpec::text() const {
   return joined;
 }
 
-std::optional<std::size_t> SampleSpec::find(std::string_view member) const {
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    if (members[i].name == member) {
-      return i;
-    }
-  }
-  return std::nullopt;
-}
-
 const std::vector<SampleSpec>& named_samples() {
   static const std::vector<SampleSpec> named = [] {
     const std::vector<std::pair<std::string, std::string>> specs{
@@ -452,23 +460,6 @@ const std::vector<SampleSpec>& named_samples() {
     return samples;
   }();
   return named;
-}
-
-std::string_view named_sample_description(std::string_view name) {
-  if (name == "tile") {
-    return "the origin story's segmentation tile (the default; the pipelines' own is 3x128x128)";
-  }
-  if (name == "imagenet") {
-    return "an ImageNet-style classification sample: a uint8 image and its label";
-  }
-  if (name == "detection") {
-    return "an RF-DETR-style detection sample: the image and 6 small per-object and per-image "
-           "members";
-  }
-  if (name == "tokens") {
-    return "a variable-length token sequence and its attention mask";
-  }
-  return "";
 }
 
 std::optional<std::size_t> image_member(const SampleSpec& spec) {

@@ -56,8 +56,6 @@ struct SampleSpec {
   std::size_t max_bytes() const;
   // The members in the grammar, which parse_sample reads back to the same members.
   std::string text() const;
-  // Index of the member called `name`; nullopt when there is none.
-  std::optional<std::size_t> find(std::string_view member) const;
 };
 
 // The sample's image: its first member of three fixed dimensions with 3 channels first (C x H x
@@ -78,8 +76,6 @@ inline constexpr std::size_t kMostMembers = 4096;
 // segmentation tile, image 3x512x512 float32, mask 512x512 uint8, ids 3 int64), imagenet,
 // detection, tokens.
 const std::vector<SampleSpec>& named_samples();
-// One line for each named sample: what it stands for.
-std::string_view named_sample_description(std::string_view name);
 
 // A named sample, a spec in the grammar, or @FILE. Throws UsageError with one line that begins
 // with `flag` ("--sample") and names the member (by position and name), what was wrong and what

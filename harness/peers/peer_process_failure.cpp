@@ -1,7 +1,8 @@
 #include "harness/peers/peer_process_failure.hpp"
 
-#include <algorithm>
 #include <cctype>
+
+#include "harness/core/text_excerpt.hpp"
 
 namespace h2d {
 namespace {
@@ -17,11 +18,7 @@ std::string last_line(const std::string& output) {
     const std::size_t start = output.rfind('\n', end == 0 ? 0 : end - 1);
     const std::size_t from = start == std::string::npos ? 0 : start + 1;
     if (end > from) {
-      std::string line = output.substr(from, std::min(end - from, kMost));
-      std::replace_if(
-          line.begin(), line.end(),
-          [](char c) { return std::iscntrl(static_cast<unsigned char>(c)) != 0; }, ' ');
-      return line;
+      return one_line_excerpt(std::string_view(output).substr(from, end - from), kMost);
     }
     end = from;
     if (end == 0) {
