@@ -10,10 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include "harness/core/stop_signal.hpp"
 #include "harness/peers/bounded_process.hpp"
 #include "harness/peers/nvbandwidth_output.hpp"
 #include "harness/peers/nvbandwidth_peer.hpp"
 #include "harness/peers/peer_pairing.hpp"
+#include "harness/peers/peer_session.hpp"
 #include "harness/report/peer_figures.hpp"
 #include "harness/report/peer_gaps.hpp"
 #include "harness/report/report_file.hpp"
@@ -142,6 +144,44 @@ TEST(PeerBoundedProcess, KillsAHangingProgramAndWhatItStartedAtTheBound) {
   EXPECT_EQ(outcome.output, "before\n");
   EXPECT_EQ(h2d::run_bounded({"no-such-program-h2d"}, std::chrono::seconds(1)).ending,
             h2d::ProcessEnding::could_not_start);
+}
+
+// A peer that closes its output and runs on is still ended at the bound, never waited on forever.
+TEST(PeerBoundedProcess, APeerThatClosesItsOutputAndRunsOnEndsAtTheBound) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto outcome =
+      h2d::run_bounded({"/bin/sh", "-c", "echo said; exec >/dev/null 2>&1; sleep 30"},
+                       std::chrono::milliseconds(500));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(outcome.ending, h2d::ProcessEnding::killed_at_limit);
+  EXPECT_EQ(outcome.output, "said\n");
+}
+
+// Ctrl-C to h2dbench (a stop request) ends the peer at once, which sits in a process group of its
+// own that the terminal's signal does not reach.
+TEST(PeerBoundedProcess, AStopRequestEndsThePeerAtOnce) {
+  h2d::request_stop();
+  const auto started = std::chrono::steady_clock::now();
+  const auto outcome = h2d::run_bounded({"/bin/sh", "-c", "sleep 30"}, std::chrono::seconds(20));
+  h2d::clear_stop_request();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(outcome.ending, h2d::ProcessEnding::interrupted);
+  EXPECT_NE(h2d::describe_ending(outcome, std::chrono::seconds(20)).find("interrupted"),
+            std::string::npos);
+}
+
+// The peers see only the GPU the run measured: CUDA_VISIBLE_DEVICES in their environment.
+TEST(PeerBoundedProcess, ThePeersRunWithTheRunsGpuVisibleOnly) {
+  h2d::PeerRequest request;
+  EXPECT_TRUE(h2d::peer_environment(request).empty()) << "h2dbench peers: every GPU";
+  request.device = 3;
+  const auto environment = h2d::peer_environment(request);
+  ASSERT_EQ(environment, std::vector<std::string>{"CUDA_VISIBLE_DEVICES=3"});
+  const auto outcome = h2d::run_bounded({"/bin/sh", "-c", "echo \"$CUDA_VISIBLE_DEVICES $HOME\""},
+                                        std::chrono::seconds(5), environment);
+  const char* home = std::getenv("HOME");
+  EXPECT_EQ(outcome.output, std::string("3 ") + (home != nullptr ? home : "") + "\n")
+      << "the rest of the environment is inherited";
 }
 
 // Gap lines read from a report of the H200's quick run with nvbandwidth's recorded figures.

@@ -86,8 +86,8 @@ int peers_command(const std::vector<std::string>& args, const std::string& /*pro
        {{"schema", kReportSchema},
         {"version", kVersion},
         {"git_sha", kGitSha},
-        {"host", {{"hostname", host.hostname}}},
-        {"started_utc", utc_timestamp_iso()}}}};
+        {"host", host_to_json(host)},
+        {"run", {{"started_utc", utc_timestamp_iso()}}}}}};
   report["h2dbench"]["peers"] = run_peers(request);
   write_json_atomically(out, report);
   fmt::print("report: {}\n", out);

@@ -196,13 +196,17 @@ void announce_overrun(const StoppingRule& rule) {
 }
 
 // The run's pinned async copy sizes and its loader cases, for the peers to measure beside them.
-PeerRequest peer_request(const RunOptions& options, const nlohmann::json& report) {
+PeerRequest peer_request(const RunOptions& options, const nlohmann::json& report,
+                         const std::vector<int>& selected_devices) {
   constexpr std::size_t kMostPeerSizes = 3;  // nvbandwidth takes seconds a size
   PeerRequest request;
   request.nvbandwidth = options.nvbandwidth;
   request.limit = std::chrono::milliseconds(static_cast<long long>(options.peer_limit_s * 1000));
   request.sizes = peer_copy_sizes(report, kMostPeerSizes);
   request.report = report;
+  if (!selected_devices.empty()) {
+    request.device = selected_devices.front();
+  }
   return request;
 }
 
@@ -322,7 +326,8 @@ int run_command(const std::vector<std::string>& args, const std::string& program
   }
   if (context.options.peers && !stop_requested()) {
     write_json_atomically(out, report);  // a peer that takes the machine down leaves the cases
-    report["h2dbench"]["peers"] = run_peers(peer_request(context.options, report));
+    report["h2dbench"]["peers"] =
+        run_peers(peer_request(context.options, report, context.selected_devices));
   }
   write_json_atomically(out, report);
 

@@ -14,8 +14,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <thread>
 
 #include "harness/core/owned_fd.hpp"
+#include "harness/core/stop_signal.hpp"
 
 namespace h2d {
 namespace {
@@ -56,7 +59,40 @@ std::string find_program(const std::string& program) {
   return {};
 }
 
+namespace {
+
+// The child's environment: this process's, with `overrides` ("NAME=value") replacing or adding
+// theirs. Built before the fork: the child only calls exec.
+std::vector<std::string> child_environment(const std::vector<std::string>& overrides) {
+  std::vector<std::string> entries;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string text(*entry);
+    const std::string name = text.substr(0, text.find('='));
+    const bool replaced = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) {
+      return o.compare(0, name.size() + 1, name + "=") == 0;
+    });
+    if (!replaced) {
+      entries.push_back(text);
+    }
+  }
+  entries.insert(entries.end(), overrides.begin(), overrides.end());
+  return entries;
+}
+
+std::vector<char*> pointers_to(const std::vector<std::string>& words) {
+  std::vector<char*> pointers;
+  pointers.reserve(words.size() + 1);
+  for (const std::string& word : words) {
+    pointers.push_back(const_cast<char*>(word.c_str()));
+  }
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+}  // namespace
+
 ProcessOutcome run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
+                           const std::vector<std::string>& environment,
                            std::size_t max_output_bytes) {
   using Clock = std::chrono::steady_clock;
   ProcessOutcome outcome;
@@ -72,12 +108,9 @@ ProcessOutcome run_bounded(const std::vector<std::string>& argv, std::chrono::mi
   }
   OwnedFd read_end(pipe_fds[0]);
   OwnedFd write_end(pipe_fds[1]);
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const std::string& word : argv) {
-    args.push_back(const_cast<char*>(word.c_str()));
-  }
-  args.push_back(nullptr);
+  std::vector<char*> args = pointers_to(argv);
+  const std::vector<std::string> env_words = child_environment(environment);
+  std::vector<char*> env = pointers_to(env_words);
   const auto started = Clock::now();
   const pid_t child = ::fork();
   if (child < 0) {
@@ -93,31 +126,51 @@ ProcessOutcome run_bounded(const std::vector<std::string>& argv, std::chrono::mi
     if (null_in >= 0) {
       ::dup2(null_in, STDIN_FILENO);
     }
-    ::execv(program.c_str(), args.data());
+    ::execve(program.c_str(), args.data(), env.data());
     ::_exit(127);
   }
   ::setpgid(child, child);  // also here: the kill below must not race the child's own call
   write_end.reset();
   const auto deadline = started + limit;
-  bool killed = false;
+  // Why it was killed, when it was: its bound, or Ctrl-C / SIGTERM to h2dbench (the peer is in a
+  // group of its own, so the terminal's signal does not reach it: h2dbench ends it).
+  std::optional<ProcessEnding> killed;
+  const auto kill_when_due = [&] {
+    if (stop_requested()) {
+      killed = ProcessEnding::interrupted;
+    } else if (Clock::now() >= deadline) {
+      killed = ProcessEnding::killed_at_limit;
+    } else {
+      return false;
+    }
+    ::kill(-child, SIGKILL);
+    return true;
+  };
   std::array<char, 65536> buffer{};
-  for (;;) {
+  bool open = true;
+  int status = 0;
+  bool reaped = false;
+  while (!reaped) {
+    if (kill_when_due()) {
+      break;
+    }
+    if (!open) {
+      // Every writer closed, but the peer may still run (a wrapper that closed its output): its
+      // exit is awaited within the bound too, never blocking.
+      const pid_t done = ::waitpid(child, &status, WNOHANG);
+      reaped = done == child;
+      if (!reaped) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      continue;
+    }
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
-      ::kill(-child, SIGKILL);
-      killed = true;
-      break;
-    }
     pollfd waiting{read_end.get(), POLLIN, 0};
     const int ready =
-        ::poll(&waiting, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) {
-      ::kill(-child, SIGKILL);
-      killed = true;
-      break;
-    }
+        ::poll(&waiting, 1, static_cast<int>(std::clamp<long long>(left.count(), 0, 200)));
     if (ready <= 0) {
+      open = !(ready < 0 && errno != EINTR);  // a failed poll: only its exit is left to wait for
       continue;
     }
     const ssize_t got = ::read(read_end.get(), buffer.data(), buffer.size());
@@ -125,21 +178,21 @@ ProcessOutcome run_bounded(const std::vector<std::string>& argv, std::chrono::mi
       continue;
     }
     if (got <= 0) {
-      break;  // every writer closed: the peer (and whatever it started) is done
+      open = false;  // every writer closed: the peer is done, or about to be
+      continue;
     }
     const std::size_t room = max_output_bytes - std::min(max_output_bytes, outcome.output.size());
     outcome.output.append(buffer.data(), std::min(room, static_cast<std::size_t>(got)));
   }
   read_end.reset();
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  if (!reaped) {
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {  // killed: it ends now
+    }
   }
-  if (!killed) {
-    ::kill(-child, SIGKILL);  // what it left running in its group must not outlive the bound
-  }
+  ::kill(-child, SIGKILL);  // what it left running in its group must not outlive it
   outcome.elapsed_s = std::chrono::duration<double>(Clock::now() - started).count();
   if (killed) {
-    outcome.ending = ProcessEnding::killed_at_limit;
+    outcome.ending = *killed;
   } else if (WIFEXITED(status)) {
     outcome.ending = ProcessEnding::exited;
     outcome.exit_code = WEXITSTATUS(status);
@@ -159,6 +212,8 @@ std::string describe_ending(const ProcessOutcome& outcome, std::chrono::millisec
                          std::chrono::duration<double>(limit).count());
     case ProcessEnding::signalled:
       return fmt::format("ended by signal {}", outcome.exit_code);
+    case ProcessEnding::interrupted:
+      return "stopped: h2dbench was interrupted (Ctrl-C or SIGTERM)";
     case ProcessEnding::could_not_start:
       break;
   }

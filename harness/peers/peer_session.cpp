@@ -1,4 +1,5 @@
 #include "harness/peers/peer_session.hpp"
+#include "harness/core/stop_signal.hpp"
 
 #include <fmt/format.h>
 
@@ -57,22 +58,32 @@ void run_nvbandwidth(const std::string& program, const PeerRequest& request, con
   for (const std::uint64_t bytes : request.sizes) {
     const auto argv = nvbandwidth_command(program, bytes);
     const milliseconds left = clock.left();
-    if (left.count() == 0) {
+    if (left.count() == 0 || stop_requested()) {
       runs.push_back({"nvbandwidth",
                       command_text(argv),
                       "skipped",
-                      fmt::format("its {:g} s bound was spent", seconds(request.limit)),
+                      stop_requested()
+                          ? std::string("h2dbench was interrupted")
+                          : fmt::format("its {:g} s bound was spent", seconds(request.limit)),
                       0,
                       {}});
       report_run(runs.back());
       continue;
     }
-    runs.push_back(read_nvbandwidth_run(argv, bytes, run_bounded(argv, left), left));
+    runs.push_back(read_nvbandwidth_run(argv, bytes,
+                                        run_bounded(argv, left, peer_environment(request)), left));
     report_run(runs.back());
   }
 }
 
 }  // namespace
+
+std::vector<std::string> peer_environment(const PeerRequest& request) {
+  if (!request.device) {
+    return {};
+  }
+  return {fmt::format("CUDA_VISIBLE_DEVICES={}", *request.device)};
+}
 
 nlohmann::json run_peers(const PeerRequest& request) {
   std::vector<PeerRun> runs;
@@ -101,11 +112,13 @@ nlohmann::json run_peers(const PeerRequest& request) {
   }
   PeerRequest rest = request;
   rest.limit = clock.left();
-  if (rest.limit.count() == 0) {
+  if (rest.limit.count() == 0 || stop_requested()) {
     runs.push_back({"pytorch",
                     "",
                     "skipped",
-                    fmt::format("the peers' {:g} s bound was spent", seconds(request.limit)),
+                    stop_requested()
+                        ? std::string("h2dbench was interrupted")
+                        : fmt::format("the peers' {:g} s bound was spent", seconds(request.limit)),
                     0,
                     {}});
     report_run(runs.back());

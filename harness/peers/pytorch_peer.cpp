@@ -151,7 +151,8 @@ PeerRun read_pytorch_run(const std::vector<std::string>& argv, const ProcessOutc
 
 void run_pytorch_peer(const PeerRequest& request, std::vector<PeerRun>& runs) {
   const auto started = std::chrono::steady_clock::now();
-  const ProcessOutcome check = run_bounded({"python3", "-c", "import torch"}, request.limit);
+  const ProcessOutcome check =
+      run_bounded({"python3", "-c", "import torch"}, request.limit, peer_environment(request));
   if (auto failure = process_failure(check, request.limit)) {
     runs.push_back({"pytorch",
                     "python3 -c 'import torch'",
@@ -169,8 +170,9 @@ void run_pytorch_peer(const PeerRequest& request, std::vector<PeerRun>& runs) {
   fmt::print("{}", wrap_line(fmt::format("h2dbench: peers: pytorch ({}), at most {:g} s",
                                          command_text(argv),
                                          std::chrono::duration<double>(left).count())));
-  runs.push_back(read_pytorch_run(argv, run_bounded(argv, std::max(left, milliseconds(1))),
-                                  std::max(left, milliseconds(1)), request.report, settings));
+  runs.push_back(read_pytorch_run(
+      argv, run_bounded(argv, std::max(left, milliseconds(1)), peer_environment(request)),
+      std::max(left, milliseconds(1)), request.report, settings));
   const PeerRun& run = runs.back();
   if (run.status != "measured") {
     fmt::print("{}",

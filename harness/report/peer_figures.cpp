@@ -47,7 +47,8 @@ std::vector<PeerFigure> peer_figures_from_report(const nlohmann::json& report) {
     f.command = string_or(entry, "command", "");
     f.test = string_or(entry, "test", "");
     const double bytes = number_or(entry, "bytes", 0);
-    f.bytes = bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+    // A hand-edited report's number stays in range: beyond it the cast is undefined.
+    f.bytes = bytes > 0 && bytes < 1.8e19 ? static_cast<std::uint64_t>(bytes) : 0;
     f.value = value->get<double>();
     f.unit = string_or(entry, "unit", "");
     f.pairs_with = string_or(entry, "pairs_with", "");

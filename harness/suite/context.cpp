@@ -35,6 +35,20 @@ std::string format_utc(const char* format) {
 
 }  // namespace
 
+nlohmann::json host_to_json(const HostInfo& host) {
+  const auto memlock = memlock_limit_bytes();
+  return {
+      {"hostname", host.hostname},
+      {"cpu_model", host.cpu_model},
+      {"cores", host.cores},
+      {"memory_bytes", host.memory_bytes},
+      {"memory_available_bytes", host.memory_available_bytes},
+      {"numa_nodes", host.numa_nodes},
+      {"kernel", host.kernel},
+      {"memlock_limit_bytes", memlock ? nlohmann::json(*memlock) : nlohmann::json(nullptr)},
+  };
+}
+
 nlohmann::json context_to_json(const RunContext& context) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const DeviceInfo& gpu : context.discovery.devices) {
@@ -53,8 +67,6 @@ nlohmann::json context_to_json(const RunContext& context) {
   for (const auto& skipped : context.skipped_families) {
     skipped_families.push_back({{"family", skipped.family}, {"reason", skipped.reason}});
   }
-  const auto memlock = memlock_limit_bytes();
-  const HostInfo& host = context.host;
   return {
       {"schema", kReportSchema},
       {"version", kVersion},
@@ -71,17 +83,7 @@ nlohmann::json context_to_json(const RunContext& context) {
                                           : nlohmann::json(context.device_max_connections)},
        }},
       {"gpus", gpus},
-      {"host",
-       {
-           {"hostname", host.hostname},
-           {"cpu_model", host.cpu_model},
-           {"cores", host.cores},
-           {"memory_bytes", host.memory_bytes},
-           {"memory_available_bytes", host.memory_available_bytes},
-           {"numa_nodes", host.numa_nodes},
-           {"kernel", host.kernel},
-           {"memlock_limit_bytes", memlock ? nlohmann::json(*memlock) : nlohmann::json(nullptr)},
-       }},
+      {"host", host_to_json(context.host)},
       {"run",
        {
            {"preset", std::string(to_string(context.options.preset))},

@@ -36,6 +36,9 @@ struct RunContext {
   CaseOutcomes outcomes;
 };
 
+// The report's h2dbench.host: what `run` and `peers` say of the machine (compare reads it).
+nlohmann::json host_to_json(const HostInfo& host);
+
 // The "h2dbench" object of a report. Pure: builds JSON from the struct.
 nlohmann::json context_to_json(const RunContext& context);
 

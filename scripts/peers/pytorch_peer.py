@@ -40,22 +40,33 @@ class TileDataset(Dataset):
         return tile, torch.tensor(index, dtype=torch.int64)
 
 
-def copy_figures(sizes):
+def copy_figure(size, kind):
+    source = torch.empty(size, dtype=torch.uint8)
+    if kind == "pinned":
+        source = source.pin_memory()
+    source.to("cuda", non_blocking=kind == "pinned")  # warm-up: context, allocator
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(COPY_REPEATS):
+        source.to("cuda", non_blocking=kind == "pinned")
+    torch.cuda.synchronize()
+    seconds = time.perf_counter() - start
+    return {"test": "to_cuda_" + kind, "bytes": size,
+            "value": size * COPY_REPEATS / seconds / 1e9, "unit": "GB/s"}
+
+
+def copy_figures(sizes, skipped):
+    """Each size and kind on its own: one that fails (out of memory) is skipped with its reason,
+    and the others, the DataLoader figures among them, still count."""
     figures = []
     for size in sizes:
         for kind in ("pageable", "pinned"):
-            source = torch.empty(size, dtype=torch.uint8)
-            if kind == "pinned":
-                source = source.pin_memory()
-            source.to("cuda", non_blocking=kind == "pinned")  # warm-up: context, allocator
-            torch.cuda.synchronize()
-            start = time.perf_counter()
-            for _ in range(COPY_REPEATS):
-                source.to("cuda", non_blocking=kind == "pinned")
-            torch.cuda.synchronize()
-            seconds = time.perf_counter() - start
-            figures.append({"test": "to_cuda_" + kind, "bytes": size,
-                            "value": size * COPY_REPEATS / seconds / 1e9, "unit": "GB/s"})
+            try:
+                figures.append(copy_figure(size, kind))
+            except (RuntimeError, MemoryError) as error:
+                lines = str(error).strip().splitlines()
+                reason = lines[0] if lines else type(error).__name__
+                skipped.append("to_cuda_%s at %d bytes: %s" % (kind, size, reason))
     return figures
 
 
@@ -117,7 +128,7 @@ def main():
         skipped.append("tensor.to('cuda') not measured: torch.cuda.is_available() is False")
         skipped.append("DataLoader(pin_memory=True) not measured: without CUDA nothing is pinned")
     elif sizes:
-        figures += copy_figures(sizes)
+        figures += copy_figures(sizes, skipped)
     figures += loader_figures(args, cuda)
     print(json.dumps({"torch": torch.__version__, "figures": figures, "skipped": skipped}))
     return 0
