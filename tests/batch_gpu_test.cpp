@@ -106,7 +106,8 @@ TEST(BatchGpu, EachPolicyYieldsTheExpectedMemoryKindAndEveryMemberArrives) {
 }
 
 // A detection-like sample whose per-object members vary (some samples have none), padded or as a
-// tensor a sample: every member of every sample arrives, whatever the layout and pin policy.
+// tensor a sample: every member of every sample arrives, whatever the layout and pin policy, and
+// predict (the image alone) brings its output back.
 TEST(BatchGpu, AVaryingSampleArrivesPaddedOrAsATensorASample) {
   H2D_REQUIRE_GPU();
   ScopedDevice on(0);
@@ -118,10 +119,17 @@ TEST(BatchGpu, AVaryingSampleArrivesPaddedOrAsATensorASample) {
       for (PinPolicy policy : all_pin_policies()) {
         SCOPED_TRACE(std::string(to_string(layout_kind)) + "/" + std::string(to_string(collate)) +
                      "/" + std::string(to_string(policy)));
-        Batch batch(BatchTask::train, layout_kind, policy, 6, 21, boxes, collate);
-        batch.device.clear(rig.stream);
-        rig.run(batch, 0);
-        EXPECT_NO_THROW(batch.device.verify_arrived(batch.samples, rig.stream));
+        for (BatchTask task : {BatchTask::train, BatchTask::predict}) {
+          Batch batch(task, layout_kind, policy, 6, 21, boxes, collate);
+          batch.device.clear(rig.stream);
+          rig.run(batch, 0);
+          EXPECT_NO_THROW(batch.device.verify_arrived(batch.samples, rig.stream));
+          if (task == BatchTask::predict) {
+            // The first plane of each sample's image (3 planes of 9x11 floats) comes back.
+            EXPECT_EQ(batch.device.output().size(), 6u * 9 * 11 * sizeof(float));
+            EXPECT_NO_THROW(batch.device.verify_output(batch.samples));
+          }
+        }
       }
     }
   }

@@ -228,6 +228,16 @@ TEST(Comparison, ReportsOfDifferentSamplesSayWhichAndPairOnlyWithinOne) {
   const std::string table = format_comparison(c, CompareFormat::table, false);
   EXPECT_NE(table.find("The reports moved different samples"), std::string::npos) << table;
   EXPECT_NE(table.find("detection"), std::string::npos);
+  ReportBuilder other("a");  // a custom sample beside another custom one: not the same sample
+  other.json()["h2dbench"]["sample"] = sample_to_json(parse_sample("x:4:int8"), "x:4:int8");
+  other.add(kMemcpy, "GB_per_s", {8});
+  ReportBuilder custom("a");
+  custom.json()["h2dbench"]["sample"] = sample_to_json(parse_sample("y:4:int8"), "y:4:int8");
+  custom.add(kMemcpy, "GB_per_s", {8});
+  EXPECT_NE(format_comparison(compare_reports({other.report(), custom.report()}, {}),
+                              CompareFormat::table, false)
+                .find("different samples"),
+            std::string::npos);
   const Comparison same = compare_reports({a.report(), a.report()}, {});
   EXPECT_EQ(format_comparison(same, CompareFormat::table, false).find("different samples"),
             std::string::npos);

@@ -85,18 +85,25 @@ struct PinCostCase {
   std::size_t threads = 1;  // register_fresh: the threads that fault the pages in
 };
 
-// Faults every page of fresh memory in, one written byte a page, the pages split over the team:
-// what PyTorch's register threads do before cudaHostRegister.
-void fault_pages_in(ThreadTeam& team, std::byte* data, std::size_t bytes) {
-  const std::size_t page = memory_page_size();
-  const std::size_t pages = (bytes + page - 1) / page;
-  team.run([&](std::size_t index) {
-    const auto [first, last] = split_range(pages, team.size(), index);
-    for (std::size_t p = first; p < last; ++p) {
-      data[p * page] = std::byte{0};
-    }
-  });
-}
+// A fresh block pinned as PyTorch's allocator can: new pages (malloc's), every one faulted in by
+// one of the team's threads (a written byte a page, pinned_num_register_threads), then registered.
+struct FreshRegisteredBlock {
+  FreshPages pages;
+  HostRegistration registration;
+
+  FreshRegisteredBlock(ThreadTeam& team, std::size_t bytes) : pages(bytes) {
+    const std::size_t page = memory_page_size();
+    const std::size_t count = (bytes + page - 1) / page;
+    std::byte* data = pages.data();
+    team.run([&](std::size_t index) {
+      const auto [first, last] = split_range(count, team.size(), index);
+      for (std::size_t p = first; p < last; ++p) {
+        data[p * page] = std::byte{0};
+      }
+    });
+    registration = HostRegistration(data, bytes);
+  }
+};
 
 // Proves memory is really page-locked and usable for DMA: CUDA must call it pinned, and a pattern
 // copied from it must arrive intact.
@@ -164,12 +171,10 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const Case
         break;
       }
       case PinOp::register_fresh: {
-        FreshPages fresh(c.bytes);  // malloc's new pages: none faulted in yet
-        fault_pages_in(*team, fresh.data(), c.bytes);
-        HostRegistration registration(fresh.data(), c.bytes);
+        FreshRegisteredBlock fresh(*team, c.bytes);
         pin_seconds.push_back(watch.seconds());
         watch.restart();
-        registration.reset();
+        fresh.registration.reset();
         unpin_seconds.push_back(watch.seconds());
         break;  // the pages are unmapped after the clock
       }
@@ -207,11 +212,9 @@ void run_pin_cost_case(const PinCostCase& c, benchmark::State& state, const Case
       break;
     }
     case PinOp::register_fresh: {
-      FreshPages fresh(c.bytes);
-      fault_pages_in(*team, fresh.data(), c.bytes);
-      HostRegistration registration(fresh.data(), c.bytes);
-      verify_page_locked(fresh.data(), c.bytes, c.device);
-      registration.reset();
+      FreshRegisteredBlock fresh(*team, c.bytes);
+      verify_page_locked(fresh.pages.data(), c.bytes, c.device);
+      fresh.registration.reset();
       break;
     }
     case PinOp::cache_miss:

@@ -187,6 +187,7 @@ Comparison compare_sides(const std::vector<std::vector<Report>>& sides,
     side.runs = sides[s].size();
     side.machine = describe_machine(sides[s].front().document);
     side.sample = report_sample_name(sides[s].front().document);
+    side.sample_text = report_sample_text(sides[s].front().document);
     for (const Indexed& run : indexed[s]) {
       for (const ReportCase& c : run.cases) {
         side.repetitions = std::max(side.repetitions, c.repetitions);

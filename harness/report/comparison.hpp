@@ -26,7 +26,8 @@ struct ComparedReport {
   std::size_t runs = 1;
   MachineInfo machine;          // of its first run
   std::string sample = "tile";  // the sample its batch families moved (--sample), of its first run
-  std::size_t repetitions = 0;  // most repetitions of any compared case in one run
+  std::string sample_text = "tile";  // its members: two "custom" samples may differ
+  std::size_t repetitions = 0;       // most repetitions of any compared case in one run
 };
 
 // One case on one machine.

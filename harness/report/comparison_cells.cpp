@@ -137,7 +137,7 @@ std::vector<std::string> peer_lines(const Comparison& c) {
 std::string footnote(const Comparison& c) {
   std::string samples;
   for (const ComparedReport& report : c.reports) {
-    if (report.sample != c.reports.front().sample) {
+    if (report.sample_text != c.reports.front().sample_text) {
       samples =
           " The reports moved different samples (the sample row): a batch case pairs only "
           "with the same sample's, by its name's sample= (none for the tile).";

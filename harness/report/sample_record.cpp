@@ -40,4 +40,14 @@ std::string report_sample_name(const nlohmann::json& report) {
   return sample["name"].get<std::string>();
 }
 
+std::string report_sample_text(const nlohmann::json& report) {
+  const std::string name = report_sample_name(report);
+  if (name == "tile") {
+    return name;  // older reports: the tile, whatever they say
+  }
+  const nlohmann::json& sample = report["h2dbench"]["sample"];
+  return sample.contains("text") && sample["text"].is_string() ? sample["text"].get<std::string>()
+                                                               : name;
+}
+
 }  // namespace h2d

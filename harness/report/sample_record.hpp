@@ -16,4 +16,8 @@ nlohmann::json sample_to_json(const SampleSpec& spec, const std::string& given);
 // before --sample measured the tile) or one whose record is damaged.
 std::string report_sample_name(const nlohmann::json& report);
 
+// The sample's members as the grammar writes them (h2dbench.sample.text), or the sample's name
+// where the report has no text: what tells two "custom" samples apart.
+std::string report_sample_text(const nlohmann::json& report);
+
 }  // namespace h2d
