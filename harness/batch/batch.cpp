@@ -62,8 +62,7 @@ BatchContents batch_contents(const SampleSpec& spec, const std::vector<std::size
   contents.bytes.resize(batch * count);
   for (std::size_t sample = 0; sample < batch; ++sample) {
     for (Member m = 0; m < count; ++m) {
-      contents.bytes[sample * count + m] =
-          drawn_bytes(contents.members[m], sent[m], seed, sample);
+      contents.bytes[sample * count + m] = drawn_bytes(contents.members[m], sent[m], seed, sample);
     }
   }
   contents.room = contents.bytes;

@@ -35,7 +35,7 @@ std::string_view to_string(Collate collate);
 // and the room it takes once collated (the same, or the batch's longest under collate=pad).
 // Indexed sample-major: slot(member, sample) = sample * members.size() + member.
 struct BatchContents {
-  std::vector<MemberSpec> members;      // the sent members, in the order the spec gives them
+  std::vector<MemberSpec> members;  // the sent members, in the order the spec gives them
   std::size_t batch = 0;
   Collate collate = Collate::pad;
   std::vector<std::size_t> bytes;
