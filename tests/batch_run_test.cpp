@@ -116,12 +116,12 @@ TEST(BatchRun, HostFamiliesMeasureEveryCase) {
 
 // The detection sample through the host collate: a varying member collated padded and as a
 // tensor a sample, every member of every sample verified where it was staged, the sample in the
-// names, the report and the verdict; the tile-only families say so.
+// names, the report and the verdict.
 TEST(BatchRun, TheDetectionSampleRunsThroughTheHostCollate) {
   RunSummary verdict;
   Report report;
-  const Runs runs = run_quick("^host/(collate|pipeline)/.*batch=16", "detection", &verdict,
-                              "--sample detection", &report);
+  const Runs runs =
+      run_quick("^host/collate/.*batch=16", "detection", &verdict, "--sample detection", &report);
   const std::string prefix = "host/collate/sample=detection/layout=";
   ASSERT_FALSE(runs.empty());
   for (const auto& [name, run] : runs) {
@@ -147,12 +147,30 @@ TEST(BatchRun, TheDetectionSampleRunsThroughTheHostCollate) {
     named = named || note.find("moved the sample detection") != std::string::npos;
   }
   EXPECT_TRUE(named);
-  bool skipped = false;
-  for (const auto& family : report.document["h2dbench"]["skipped_families"]) {
-    skipped = skipped || (family["family"] == "host/pipeline" &&
-                          family["reason"].get<std::string>().find("tile") != std::string::npos);
+}
+
+// The loader loop takes the sample too: worker processes hand a batch over as PyTorch's do, a
+// shared-memory segment a member (7) and one for the loop's ids, or packed into one; every
+// verified batch came back as the workers made it.
+TEST(BatchRun, TheLoaderLoopHandsTheDetectionSampleOverASegmentAMember) {
+  RunSummary verdict;
+  const Runs runs = run_quick("^host/pipeline/loop=train/.*shm=fresh", "detection_loop", &verdict,
+                              "--sample detection");
+  ASSERT_EQ(runs.size(), 3u) << "pin=none, pin_thread, and pin_thread with members=packed";
+  const std::string prefix =
+      "host/pipeline/loop=train/sample=detection/workers=2/worker=process/shm=fresh/";
+  const std::string rest = "/batch=16/compute_us=300/sample_us=50";
+  EXPECT_EQ(counter(runs, prefix + "prefetch=2/pin=none/copy=sync" + rest, "segments_per_batch"),
+            8);
+  EXPECT_EQ(counter(runs, prefix + "members=packed/prefetch=2/pin=pin_thread/copy=async" + rest,
+                    "segments_per_batch"),
+            1);
+  for (const auto& [name, run] : runs) {
+    EXPECT_GT(counter(runs, name, "verified_batches"), 0) << name;
+    EXPECT_GT(counter(runs, name, "sample_max_bytes"), 3.7e6) << name;
   }
-  EXPECT_TRUE(skipped) << report.document["h2dbench"]["skipped_families"].dump();
+  const std::string loop = family_text(verdict, "host/pipeline");
+  EXPECT_NE(loop.find("loop=train sample=detection batch=16"), std::string::npos) << loop;
 }
 
 // h2d/preprocess takes the sample's image member, and says so where the sample has none.

@@ -11,6 +11,7 @@
 
 #include "harness/core/case_skipped.hpp"
 #include "harness/core/checksum.hpp"
+#include "harness/core/sample_spec.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/cuda/device_buffer.hpp"
@@ -22,6 +23,7 @@
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/pipeline/worker_processes.hpp"
 #include "kernels/segment_checksum.cuh"
 #include "tests/gpu_test_support.hpp"
@@ -126,6 +128,43 @@ TEST(GpuPipeline, WorkerProcessesDeliverEveryBatchInEveryPinAndShmMode) {
       EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
       EXPECT_FALSE(result.handoff_s.empty());
       EXPECT_EQ(result.pin_busy_s > 0, pin == PinMode::pin_thread) << "only pin_thread copies";
+    }
+  }
+}
+
+// A --sample of several members, one varying: the device checksums each sample's members where
+// the slot holds them (the kernel once a member, continuing the sample's words) and they match
+// what the workers made, threads or processes, in every pin mode.
+TEST(GpuPipeline, TheMembersOfAVaryingSampleArriveIntact) {
+  H2D_REQUIRE_GPU();
+  struct Mode {
+    WorkerKind worker;
+    PinMode pin;
+    ShmMode shm;
+    bool packed;
+  };
+  const std::vector<Mode> modes{
+      {WorkerKind::thread, PinMode::none, ShmMode::fresh, false},
+      {WorkerKind::thread, PinMode::pinned_ring, ShmMode::fresh, false},
+      {WorkerKind::process, PinMode::pin_thread, ShmMode::fresh, false},
+      {WorkerKind::process, PinMode::none, ShmMode::fresh, true},
+      {WorkerKind::process, PinMode::shared_pinned, ShmMode::reused, false}};
+  for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
+    for (const Mode& mode : modes) {
+      PipelineConfig config = gpu_config(mode.pin, CopyMode::async, loop);
+      config.sample = parse_sample("image:3x16x16:uint8,boxes:0..7x4:float32,labels:0..7:int64");
+      config.worker = mode.worker;
+      config.shm = mode.shm;
+      config.packed_members = mode.packed;
+      config.workers = 2;
+      config.batches = 12;
+      SCOPED_TRACE(describe(config));
+      GpuStepEngine engine(0, config);
+      Pipeline pipeline(config, engine);
+      const EpochResult result = pipeline.run_epoch();
+      EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+      EXPECT_EQ(result.verified, config.batches);
+      EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
     }
   }
 }

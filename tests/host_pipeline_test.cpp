@@ -22,6 +22,7 @@
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopwatch.hpp"
 #include "harness/host/host_stream.hpp"
+#include "harness/pipeline/batch_collation.hpp"
 #include "harness/pipeline/host_step_engine.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
@@ -147,13 +148,9 @@ class LateCopyEngine final : public StepEngine {
       std::this_thread::sleep_for(delay_);
       std::memcpy(lane.buffer.data(), source, layout_.host_bytes());
       lane.outputs.ids.resize(layout_.batch_size);
-      lane.outputs.sums.resize(layout_.batch_size);
       std::memcpy(lane.outputs.ids.data(), lane.buffer.data() + layout_.ids_offset(),
                   layout_.ids_bytes());
-      for (std::size_t i = 0; i < layout_.batch_size; ++i) {
-        lane.outputs.sums[i] =
-            host_checksum(lane.buffer.data() + i * layout_.sample_bytes, layout_.sample_bytes);
-      }
+      lane.outputs.sums = sample_checksums(layout_, slot_regions(layout_, lane.buffer.data()));
     });
     slot_copied_[job.slot].record(stream_);
     lane.done.record(stream_);

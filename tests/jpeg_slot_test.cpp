@@ -2,6 +2,7 @@
 // engine, the slot sized from the image set; and the sweeps that hold decode=gpu cases.
 
 #include "harness/pipeline/jpeg_slot.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 
 #include <gtest/gtest.h>
 

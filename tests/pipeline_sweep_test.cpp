@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/core/case_name.hpp"
+#include "harness/core/sample_spec.hpp"
 
 namespace h2d {
 namespace {
@@ -175,6 +176,33 @@ TEST(PipelineSweep, WorkerProcessCombinationsThatCannotRunAreRefused) {
   EXPECT_NO_THROW(validate(config));
   config.shm = ShmMode::reused;
   EXPECT_THROW(validate(config), std::invalid_argument) << "a ring slot is one segment already";
+}
+
+// With a sample other than the tile every case carries it and names it; the decode cases (the
+// tile's JPEGs) are left out; quick's train loop adds the packed hand-off; the tile's names do not
+// change.
+TEST(PipelineSweep, ASampleIsCarriedAndNamedAndLeavesTheDecodeCasesOut) {
+  const SampleSpec detection = parse_sample("detection");
+  for (Preset preset : {Preset::quick, Preset::standard}) {
+    for (bool host_only : {false, true}) {
+      bool packed = false;
+      for (const PipelineConfig& config :
+           pipeline_sweep(preset, LoopKind::train, host_only, detection)) {
+        ASSERT_TRUE(config.sample.has_value());
+        EXPECT_EQ(config.decode, DecodeMode::none);
+        EXPECT_NO_THROW(validate(config));
+        const std::string name = pipeline_case_name("host/pipeline", config, true);
+        EXPECT_EQ(name.rfind("host/pipeline/loop=train/sample=detection/workers=", 0), 0u) << name;
+        packed = packed || config.packed_members;
+      }
+      EXPECT_TRUE(packed) << to_string(preset) << (host_only ? " host" : " gpu");
+    }
+  }
+  for (const PipelineConfig& config : pipeline_sweep(Preset::quick, LoopKind::train, false)) {
+    EXPECT_FALSE(config.sample.has_value());
+    EXPECT_EQ(pipeline_case_name("pipeline/train", config, false).find("sample="),
+              std::string::npos);
+  }
 }
 
 }  // namespace

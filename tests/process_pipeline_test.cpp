@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/page_size.hpp"
+#include "harness/core/sample_spec.hpp"
 #include "harness/decode/run_images.hpp"
 #include "harness/host/shared_segment.hpp"
 #include "harness/pipeline/host_step_engine.hpp"
@@ -33,6 +34,7 @@
 #include "harness/pipeline/pipeline_case.hpp"
 #include "harness/pipeline/pipeline_sweep.hpp"
 #include "harness/pipeline/pipeline_verdict.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/pipeline/worker_processes.hpp"
 #include "tests/child_process.hpp"
 #include "tests/h2dbench_process.hpp"
@@ -490,6 +492,34 @@ TEST(ProcessPipeline, SharedMemoryFillingMidRunSkipsTheCaseWithBothSizes) {
   } catch (const std::exception& error) {
     ADD_FAILURE() << "not the skip of a full /dev/shm: " << error.what();
   }
+}
+
+// A sample of several members crosses as PyTorch hands a batch over, a segment a member and one
+// for the ids (or packed into one), each mapped at its member's place: a member that varies is
+// padded, and every pin and shm mode delivers every batch intact.
+TEST(ProcessPipeline, EveryPinAndShmModeDeliversTheMembersOfAVaryingSampleIntact) {
+  const std::set<std::string> before = stale_segment_names();
+  for (const Mode& mode : kModes) {
+    PipelineConfig config = process_config(mode.pin, mode.shm);
+    config.packed_members = mode.packed;
+    config.sample = parse_sample("image:3x8x8:uint8,boxes:0..5x4:float32,labels:0..5:int64");
+    SCOPED_TRACE(describe(config));
+    const EpochResult result = expect_every_batch_intact(config);
+    EXPECT_EQ(result.verified, config.batches);
+  }
+  EXPECT_TRUE(new_stale_names(before).empty()) << "a segment outlived its loop";
+}
+
+// Two members of the same size handed over in each other's place map without complaint: only the
+// checksums show the batch is not what the worker made.
+TEST(ProcessPipeline, MembersMappedInEachOthersPlaceFailTheirChecksums) {
+  PipelineConfig config = process_config(PinMode::none, ShmMode::fresh);
+  config.sample = parse_sample("first:64:int64,second:64:int64");
+  const ScopedLoaderFault committing("swapped_segments");
+  HostStepEngine engine(config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_GT(result.checksum_failures, 0u) << describe_result(result);
 }
 
 TEST(ProcessPipeline, AnUnknownLoaderFaultIsRefusedNamingTheValidOnes) {

@@ -113,12 +113,6 @@ SuiteSelection select_cases(const RunPlan& plan, const std::string& filter,
            fmt::format("the sample {} has no image member (a fixed 3xHxW one)", plan.sample.name)});
       continue;
     }
-    if (family.sample == SampleUse::tile_only && plan.sample.name != "tile") {
-      selection.skipped_families.push_back(
-          {family.name,
-           fmt::format("moves the tile's samples only, not --sample {}", plan.sample.name)});
-      continue;
-    }
     for (BenchmarkCase& bench_case : family.cases(plan)) {
       bench_case.needs_gpu = family.needs_gpu;
       if (std::regex_search(bench_case.name, pattern) &&

@@ -25,7 +25,8 @@ void run_host_pipeline_case(const PipelineConfig& config, benchmark::State& stat
 std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {
   std::vector<BenchmarkCase> cases;
   for (LoopKind loop : {LoopKind::train, LoopKind::predict}) {
-    for (const PipelineConfig& config : pipeline_sweep(plan.preset, loop, /*host_only=*/true)) {
+    for (const PipelineConfig& config :
+         pipeline_sweep(plan.preset, loop, /*host_only=*/true, plan.sample)) {
       CaseName name(declared_family("host/pipeline"));
       cases.push_back(make_case(add_pipeline_keys(name, config, /*with_loop=*/true),
                                 pipeline_params(config), run_host_pipeline_case, config));
@@ -39,7 +40,7 @@ std::vector<BenchmarkCase> host_pipeline_cases(const RunPlan& plan) {
     "the data-loader pipeline with a host stand-in for the GPU (orchestration, no GPU needed)",
     /*needs_gpu=*/false,
     host_pipeline_cases,
-    SampleUse::tile_only,
+    SampleUse::taken,
 });
 
 }  // namespace

@@ -31,7 +31,8 @@ std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
   const std::string family = loop == LoopKind::train ? "pipeline/train" : "pipeline/predict";
   std::vector<BenchmarkCase> cases;
   for (const DeviceInfo& gpu : plan.devices) {
-    for (const PipelineConfig& config : pipeline_sweep(plan.preset, loop, /*host_only=*/false)) {
+    for (const PipelineConfig& config :
+         pipeline_sweep(plan.preset, loop, /*host_only=*/false, plan.sample)) {
       CaseName name = case_name_on(family, plan, gpu);
       add_pipeline_keys(name, config, /*with_loop=*/false);
       std::map<std::string, double> params = pipeline_params(config);
@@ -49,7 +50,7 @@ std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
     "cpu/bus/gpu",
     /*needs_gpu=*/true,
     [](const RunPlan& plan) { return loop_cases(plan, LoopKind::train); },
-    SampleUse::tile_only,
+    SampleUse::taken,
 });
 
 [[maybe_unused]] const bool registered_predict = register_family({
@@ -57,7 +58,7 @@ std::vector<BenchmarkCase> loop_cases(const RunPlan& plan, LoopKind loop) {
     "data-loader predict loop: as train, plus outputs copied back to pinned memory and checked",
     /*needs_gpu=*/true,
     [](const RunPlan& plan) { return loop_cases(plan, LoopKind::predict); },
-    SampleUse::tile_only,
+    SampleUse::taken,
 });
 
 }  // namespace

@@ -11,12 +11,6 @@ std::vector<Collate> sample_collates(const SampleSpec& sample) {
   return {Collate::pad};
 }
 
-void add_sample_axis(CaseName& name, const SampleSpec& sample) {
-  if (sample.name != "tile") {
-    name.add("sample", sample.name);
-  }
-}
-
 void add_collate_axis(CaseName& name, const SampleSpec& sample, Collate collate) {
   if (sample.varies()) {
     name.add("collate", std::string(to_string(collate)));

@@ -47,12 +47,12 @@ void fill_pattern(void* data, std::size_t bytes, std::uint64_t seed) {
   });
 }
 
-std::uint64_t host_checksum(const void* data, std::size_t bytes) {
+std::uint64_t host_checksum(const void* data, std::size_t bytes, std::uint64_t first_word) {
   const auto* in = static_cast<const unsigned char*>(data);
   return parallel_words(word_count(bytes), [&](std::size_t first, std::size_t last) {
     std::uint64_t sum = 0;
     for (std::size_t i = first; i < last; ++i) {
-      sum += checksum_term(load_word(in, bytes, i), i);
+      sum += checksum_term(load_word(in, bytes, i), first_word + i);
     }
     return sum;
   });

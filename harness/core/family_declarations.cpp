@@ -66,7 +66,8 @@ FamilyAxes on_each_gpu(FamilyAxes family) {
 
 // The loader loops (pipeline/train, pipeline/predict, host/pipeline): one set of axes.
 std::vector<AxisDeclaration> loop_axes() {
-  return {strategy("workers"),
+  return {workload("sample"),
+          strategy("workers"),
           strategy("worker", "thread"),
           strategy("shm", "fresh"),
           strategy("members", "separate"),

@@ -17,14 +17,12 @@ cudaMemcpyKind memcpy_kind(Direction direction) {
   return direction == Direction::h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
 }
 
-namespace {
 void enqueue_copies(const CopyJob& job, const Stream& stream) {
   for (int i = 0; i < job.copies; ++i) {
     H2D_CUDA_CHECK(cudaMemcpyAsync(job.destination, job.source, job.bytes,
                                    memcpy_kind(job.direction), stream.get()));
   }
 }
-}  // namespace
 
 CopyTiming time_latched_async(const CopyJob& job, StreamLatch& latch, const Stream& stream,
                               const Event& start, const Event& stop) {

@@ -24,6 +24,9 @@ struct CopyJob {
   int copies = 1;
 };
 
+// Queues the job's copies on `stream` (cudaMemcpyAsync each).
+void enqueue_copies(const CopyJob& job, const Stream& stream);
+
 // One measurement of a CopyJob.
 struct CopyTiming {
   double seconds = 0;             // time the copies took (GPU events or host clock)

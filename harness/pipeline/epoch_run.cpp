@@ -26,6 +26,7 @@
 #include "harness/pipeline/jpeg_slot.hpp"
 #include "harness/pipeline/process_loader.hpp"
 #include "harness/pipeline/process_receiver.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/pipeline/slot_pool.hpp"
 #include "harness/pipeline/stage_board.hpp"
 #include "harness/pipeline/stall_report.hpp"
@@ -235,7 +236,7 @@ class EpochRun {
     {
       NvtxRange range(NvtxCategory::collate, fmt::format("batch {}", ticket.batch),
                       layout_.host_bytes());
-      if (!collate_batch(config_, ids_, ticket.batch, slot, slot + layout_.ids_offset(), decoder,
+      if (!collate_batch(config_, layout_, ids_, ticket.batch, slot_regions(layout_, slot), decoder,
                          cancel_)) {
         return false;
       }
@@ -243,7 +244,7 @@ class EpochRun {
     if (ticket.verify) {
       board_.set(stage, StageState::working, fmt::format("checksumming batch {}", ticket.batch));
       NvtxRange range(NvtxCategory::verify, "batch checksums");
-      ticket.sums = sample_checksums(config_, slot);
+      ticket.sums = sample_checksums(layout_, slot_regions(layout_, slot));
     }
     return true;
   }

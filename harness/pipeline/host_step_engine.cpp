@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "harness/core/case_skipped.hpp"
-#include "harness/core/checksum.hpp"
 #include "harness/core/stopwatch.hpp"
+#include "harness/pipeline/batch_collation.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
@@ -87,12 +87,9 @@ void HostStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     const Stopwatch watch;
     wait_like_a_kernel(config_.compute_us * 1e-6);
     if (read_back) {  // the step's outputs: the ids and per-sample checksums
-      const std::byte* images = lane.buffer.data();
-      std::memcpy(lane.outputs.ids.data(), images + layout_.ids_offset(), layout_.ids_bytes());
-      for (std::size_t i = 0; i < layout_.batch_size; ++i) {
-        lane.outputs.sums[i] =
-            host_checksum(images + i * layout_.sample_bytes, layout_.sample_bytes);
-      }
+      std::byte* batch = lane.buffer.data();
+      std::memcpy(lane.outputs.ids.data(), batch + layout_.ids_offset(), layout_.ids_bytes());
+      lane.outputs.sums = sample_checksums(layout_, slot_regions(layout_, batch));
     }
     lane.outputs.compute_s = watch.seconds();
   });

@@ -5,6 +5,7 @@
 
 #include "harness/host/host_stream.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/pipeline/step_engine.hpp"
 
 namespace h2d {

@@ -7,6 +7,7 @@
 
 #include "harness/decode/tile_decoder.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 
 namespace h2d {
 namespace {

@@ -21,9 +21,13 @@ LoaderFault parse_loader_fault(const char* text) {
   if (name == "shared_memory_full") {
     return LoaderFault::shared_memory_full;
   }
-  throw std::invalid_argument(fmt::format(
-      "{}={}: valid are slot_out_of_range, short_segment and shared_memory_full (or unset)",
-      kLoaderFaultVariable, name));
+  if (name == "swapped_segments") {
+    return LoaderFault::swapped_segments;
+  }
+  throw std::invalid_argument(
+      fmt::format("{}={}: valid are slot_out_of_range, short_segment, shared_memory_full and "
+                  "swapped_segments (or unset)",
+                  kLoaderFaultVariable, name));
 }
 
 }  // namespace h2d

@@ -13,6 +13,7 @@ enum class LoaderFault {
   slot_out_of_range,   // shm=reused: the reply names a ring slot past the ring's end
   short_segment,       // shm=fresh: the images segment is cut to half its size before it is sent
   shared_memory_full,  // shm=fresh: making the batch's segments finds /dev/shm full
+  swapped_segments,    // shm=fresh: the first two segments are sent in each other's place
 };
 
 inline constexpr char kLoaderFaultVariable[] = "H2D_TEST_LOADER_FAULT";

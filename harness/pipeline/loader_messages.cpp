@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 
 namespace h2d {
@@ -22,11 +24,34 @@ LoaderStart loader_start(const PipelineConfig& config, std::size_t slot_bytes) {
   start.shm = static_cast<std::uint32_t>(config.shm);
   start.packed_members = config.packed_members ? 1 : 0;
   start.slot_bytes = slot_bytes;
+  start.sample_text_bytes = config.sample ? config.sample->text().size() : 0;
   return start;
 }
 
-PipelineConfig config_of(const LoaderStart& start) {
+std::vector<std::uint64_t> sample_words(const PipelineConfig& config) {
+  if (!config.sample) {
+    return {};
+  }
+  const std::string text = config.sample->text();
+  std::vector<std::uint64_t> words((text.size() + 7) / 8, 0);
+  std::memcpy(words.data(), text.data(), text.size());
+  return words;
+}
+
+bool sample_crosses(const PipelineConfig& config) {
+  return !config.sample || (config.sample->text().size() + 7) / 8 <= kLoaderMaxWords;
+}
+
+PipelineConfig config_of(const LoaderStart& start, const std::vector<std::uint64_t>& words) {
   PipelineConfig config;
+  if (start.sample_text_bytes > 0) {
+    if (start.sample_text_bytes > words.size() * 8) {
+      throw std::runtime_error("a loader start whose sample is cut short");
+    }
+    const std::string text(reinterpret_cast<const char*>(words.data()),
+                           static_cast<std::size_t>(start.sample_text_bytes));
+    config.sample = parse_sample(text);
+  }
   config.seed = start.seed;
   config.channels = start.channels;
   config.tile = start.tile;

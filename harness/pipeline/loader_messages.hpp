@@ -18,6 +18,9 @@ namespace h2d {
 
 // The most descriptors one message carries (the kernel takes 253 at most, SCM_MAX_FD).
 inline constexpr std::size_t kLoaderMaxFds = 250;
+// The most 64-bit words a message carries after its header: a verified batch's checksums, a
+// start's sample.
+inline constexpr std::size_t kLoaderMaxWords = 8192;
 
 // Main -> worker, once. With shm=reused the ring's first kLoaderMaxFds segments ride along
 // (SCM_RIGHTS), in slot order, and RingPart messages carry the rest.
@@ -34,6 +37,9 @@ struct LoaderStart {
   std::uint64_t slot_bytes = 0;
   std::uint64_t ring_slots = 0;  // shm=reused: the ring's segments, in this and the RingParts
   char image_dir[1024] = {};     // --images, empty for the generated set
+  // The run's --sample in the grammar (SampleSpec::text), carried in the words after the header;
+  // 0 for the tile.
+  std::uint64_t sample_text_bytes = 0;
 };
 
 // Main -> worker, after the start while the ring has segments left to send: up to kLoaderMaxFds
@@ -42,10 +48,14 @@ struct RingPart {
   std::uint64_t first_slot = 0;
 };
 
-// The settings of `config` a worker needs, both ways: written into a start by the main process,
-// read back by the worker (worker=process). The image folder and slot size are set apart.
+// The settings of `config` a worker needs, both ways: written into a start and its words by the
+// main process, read back by the worker (worker=process). The image folder and slot size are set
+// apart. The words carry the sample (sample_words): a sample whose text takes more than
+// kLoaderMaxWords words cannot cross (sample_crosses says so first).
 LoaderStart loader_start(const PipelineConfig& config, std::size_t slot_bytes);
-PipelineConfig config_of(const LoaderStart& start);
+std::vector<std::uint64_t> sample_words(const PipelineConfig& config);
+bool sample_crosses(const PipelineConfig& config);
+PipelineConfig config_of(const LoaderStart& start, const std::vector<std::uint64_t>& words);
 
 // Main -> worker: produce batch `batch` (sample ids from first_sample + batch x batch_size);
 // with shm=reused into ring slot `slot`.
@@ -63,10 +73,10 @@ enum ReplyFailure : std::uint32_t {
   kReplySharedMemoryFull = 2,  // /dev/shm could not take the batch's segments
 };
 
-// Worker -> main: the batch is ready. shm=fresh: two descriptors ride along (images, ids), or one
-// with packed members. The
-// per-sample checksums follow the header in the same message (verified batches). The times are
-// steady_clock's, which on Linux is CLOCK_MONOTONIC, one clock for every process of the machine.
+// Worker -> main: the batch is ready. shm=fresh: a descriptor a region rides along (each member's,
+// then the ids', SlotLayout::segments), or one with packed members. The per-sample checksums follow
+// the header in the same message (verified batches). The times are steady_clock's, which on Linux
+// is CLOCK_MONOTONIC, one clock for every process of the machine.
 struct BatchReply {
   std::uint64_t batch = 0;
   std::uint64_t slot = 0;
@@ -79,9 +89,6 @@ struct BatchReply {
 
 // How long a send waits for room in the peer's socket before it asks whether to give up.
 inline constexpr std::chrono::milliseconds kSendWait{50};
-
-// The most 64-bit words a message carries after its header: a verified batch's checksums.
-inline constexpr std::size_t kLoaderMaxWords = 8192;
 
 // One message: a header, an optional tail of 64-bit words, descriptors.
 struct LoaderPacket {

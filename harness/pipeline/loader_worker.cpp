@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "harness/core/cancellation.hpp"
@@ -20,6 +21,7 @@
 #include "harness/host/shared_segment.hpp"
 #include "harness/pipeline/batch_collation.hpp"
 #include "harness/pipeline/loader_messages.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 
 namespace h2d {
 namespace {
@@ -32,9 +34,10 @@ std::int64_t nanoseconds(Clock::time_point at) {
 
 class LoaderWorker {
  public:
-  LoaderWorker(int socket, const LoaderStart& start, LoaderFault fault)
+  LoaderWorker(int socket, const LoaderStart& start, const std::vector<std::uint64_t>& sample,
+               LoaderFault fault)
       : socket_(socket),
-        config_(config_of(start)),
+        config_(config_of(start, sample)),
         layout_(config_),
         slot_bytes_(start.slot_bytes),
         fault_(fault) {
@@ -94,6 +97,8 @@ class LoaderWorker {
     }
     if (fault_ == LoaderFault::slot_out_of_range && config_.shm == ShmMode::reused) {
       reply.slot = ring_.size() + 7;
+    } else if (fault_ == LoaderFault::swapped_segments && members.size() > 1) {
+      std::swap(members[0], members[1]);
     } else if (fault_ == LoaderFault::short_segment && !members.empty()) {
       if (ftruncate(members[0].fd(), static_cast<off_t>(members[0].size() / 2)) != 0) {
         throw std::system_error(errno, std::generic_category(), "ftruncate (a test's fault)");
@@ -101,47 +106,46 @@ class LoaderWorker {
     }
   }
 
-  // The batch in shared memory: shm=fresh in two new segments (images, ids; one with packed
-  // members), which are returned to be sent; shm=reused in the ring slot the request names.
+  // The batch in shared memory: shm=fresh in new segments (each member's region, then the ids';
+  // one with packed members), which are returned to be sent; shm=reused in the ring slot the
+  // request names.
   std::vector<SharedSegment> produce(const BatchRequest& request,
                                      std::vector<std::uint64_t>& sums) {
     const SampleIds ids{request.first_sample, config_.batch_size};
-    std::vector<SharedSegment> members;
-    std::byte* images = nullptr;
-    std::byte* id_words = nullptr;
-    std::optional<SharedMapping> images_map;
-    std::optional<SharedMapping> ids_map;
+    std::vector<SharedSegment> segments;
+    std::vector<SharedMapping> mappings;
+    BatchRegions regions;
     if (fault_ == LoaderFault::shared_memory_full && config_.shm == ShmMode::fresh &&
         request.batch >= kLoaderFaultFirstBatch) {
       throw SharedMemoryFull("/dev/shm is full (a test's fault)");
     }
-    if (config_.shm == ShmMode::fresh && config_.packed_members) {
-      members.push_back(SharedSegment::create(layout_.host_bytes()));
-      images_map.emplace(members[0], /*populate=*/false);
-      images = images_map->data();
-      id_words = images + layout_.ids_offset();
-    } else if (config_.shm == ShmMode::fresh) {
-      members.push_back(SharedSegment::create(layout_.images_bytes()));
-      members.push_back(SharedSegment::create(layout_.ids_bytes()));
-      // Not populated: the worker's collate pays the new pages' faults, as PyTorch's does.
-      images_map.emplace(members[0], /*populate=*/false);
-      ids_map.emplace(members[1], /*populate=*/false);
-      images = images_map->data();
-      id_words = ids_map->data();
+    if (config_.shm == ShmMode::fresh && !config_.packed_members) {
+      for (std::size_t segment = 0; segment < layout_.segments(); ++segment) {
+        segments.push_back(SharedSegment::create(layout_.segment_bytes(segment)));
+        // Not populated: the worker's collate pays the new pages' faults, as PyTorch's does.
+        mappings.emplace_back(segments.back(), /*populate=*/false);
+        regions.push_back(mappings.back().data());
+      }
     } else {
-      if (request.slot >= ring_.size()) {
+      std::byte* slot = nullptr;
+      if (config_.shm == ShmMode::fresh) {  // packed members: the whole slot in one segment
+        segments.push_back(SharedSegment::create(layout_.host_bytes()));
+        mappings.emplace_back(segments.back(), /*populate=*/false);
+        slot = mappings.back().data();
+      } else if (request.slot < ring_.size()) {
+        slot = ring_[request.slot].data();
+      } else {
         throw std::out_of_range(fmt::format("batch {} asked for ring slot {} of {}", request.batch,
                                             request.slot, ring_.size()));
       }
-      images = ring_[request.slot].data();
-      id_words = images + layout_.ids_offset();
+      regions = slot_regions(layout_, slot);
     }
-    collate_batch(config_, ids, request.batch, images, id_words, decoder_ ? &*decoder_ : nullptr,
+    collate_batch(config_, layout_, ids, request.batch, regions, decoder_ ? &*decoder_ : nullptr,
                   never_);
     if (request.verify != 0) {
-      sums = sample_checksums(config_, images);
+      sums = sample_checksums(layout_, regions);
     }
-    return members;
+    return segments;
   }
 
   int socket_;
@@ -164,7 +168,7 @@ int run_loader_worker(int socket, LoaderFault fault) {
       return 0;  // the main process went away before the start
     }
     const auto start = header_as<LoaderStart>(packet);
-    worker.emplace(socket, start, fault);
+    worker.emplace(socket, start, packet.words, fault);
     worker->add_ring_slots(packet.fds);
     while (worker->ring_slots() < start.ring_slots) {  // a ring too large for one message
       if (!receive_packet(socket, sizeof(RingPart), packet)) {

@@ -49,6 +49,13 @@ std::string_view to_string(ShmMode mode) {
   return mode == ShmMode::fresh ? "fresh" : "reused";
 }
 
+std::vector<MemberSpec> PipelineConfig::members() const {
+  if (sample) {
+    return sample->members;
+  }
+  return {MemberSpec{"image", {{channels, channels}, {tile, tile}, {tile, tile}}, DType::float32}};
+}
+
 void validate(const PipelineConfig& config) {
   const auto require = [](bool ok, const char* what) {
     if (!ok) {
@@ -89,22 +96,25 @@ void validate(const PipelineConfig& config) {
   require(config.watchdog.count() > 0, "the watchdog timeout must be positive");
   require(config.decode == DecodeMode::none || config.channels == 3,
           "decode=cpu|gpu decodes RGB: channels must be 3");
+  require(config.decode == DecodeMode::none || !config.sample,
+          "decode=cpu|gpu decodes the tile's JPEGs: it takes no --sample");
+  require(!config.sample || !config.sample->members.empty(), "a sample needs a member");
 }
 
 std::string describe(const PipelineConfig& config) {
   const std::string slots =
       config.slots > 0 ? fmt::format(" slots={}", config.slots) : std::string();
   return fmt::format(
-      "{} workers={}{} prefetch={} pin={}{} copy={} batch={} tile={}x{}x{} sample_us={} "
-      "compute_us={}{}{}",
-      to_string(config.loop), config.workers,
+      "{}{} workers={}{} prefetch={} pin={}{} copy={} batch={}{} sample_us={} compute_us={}{}{}",
+      to_string(config.loop), config.sample ? " sample=" + config.sample->name : "", config.workers,
       config.worker == WorkerKind::thread
           ? ""
           : fmt::format(" worker=process shm={}{}", to_string(config.shm),
                         config.packed_members ? " members=packed" : ""),
       config.prefetch, to_string(config.pin),
       config.pin_threads == 1 ? "" : fmt::format(" pin_threads={}", config.pin_threads),
-      to_string(config.copy), config.batch_size, config.channels, config.tile, config.tile,
+      to_string(config.copy), config.batch_size,
+      config.sample ? "" : fmt::format(" tile={}x{}x{}", config.channels, config.tile, config.tile),
       config.sample_us, config.compute_us, slots,
       config.decode == DecodeMode::none ? "" : fmt::format(" decode={}", to_string(config.decode)));
 }

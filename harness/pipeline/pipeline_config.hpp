@@ -4,10 +4,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "harness/core/page_size.hpp"
+#include "harness/core/sample_spec.hpp"
 
 namespace h2d {
 
@@ -59,7 +61,8 @@ inline constexpr std::size_t kPipelineLanes = 2;
 
 // One data-loader pipeline configuration. Samples are `channels` x `tile` x `tile` float32 tiles
 // (normalized images) with a 64-bit sample id each, as the segmentation loaders of the user story
-// return (image tensor + tile ids).
+// return (image tensor + tile ids), or the members of the run's --sample (`sample`), each with the
+// loop's sample id beside them.
 struct PipelineConfig {
   LoopKind loop = LoopKind::train;
   std::size_t workers = 4;
@@ -95,7 +98,14 @@ struct PipelineConfig {
   std::size_t slots = 0;
   std::chrono::duration<double> watchdog{30.0};
   std::uint64_t seed = 0x5049504C494E4531ull;  // "PIPLINE1"
+  // The run's --sample where it is not the tile: what each sample carries instead of the tile
+  // (members that vary drawn per sample and padded to their most bytes, as a padding collate pads
+  // to the longest); decode stays none. Unset: the tile.
+  std::optional<SampleSpec> sample;
 
+  // What one sample carries: the sample's members, or the tile as one member, "image".
+  std::vector<MemberSpec> members() const;
+  // The tile's bytes (decode=cpu|gpu write and read tiles).
   std::size_t sample_bytes() const { return channels * tile * tile * sizeof(float); }
   bool verifies(std::uint64_t batch) const { return batch % verify_every == 0; }
   // decode=gpu: the sample of a verified batch whose decoded pixels are read back and compared.
@@ -107,33 +117,6 @@ struct PipelineConfig {
 // Throws std::invalid_argument naming the first bad field. (decode=cpu images are filled in when
 // the case runs: with_decode_inputs.)
 void validate(const PipelineConfig& config);
-
-// Where things are in a batch buffer: the images, then the sample ids; on the device a third
-// region receives per-sample checksums, so ids and checksums come back in one copy. The ids start
-// on a page boundary (the machine's page size, memory_page_size): worker processes hand the two
-// members over as separate shared-memory segments, which the main process maps side by side into
-// one slot.
-struct SlotLayout {
-  std::size_t sample_bytes = 0;
-  std::size_t batch_size = 0;
-  std::size_t member_alignment = 0;
-
-  explicit SlotLayout(const PipelineConfig& config)
-      : sample_bytes(config.sample_bytes()),
-        batch_size(config.batch_size),
-        member_alignment(memory_page_size()) {}
-  std::size_t images_bytes() const { return batch_size * sample_bytes; }
-  std::size_t ids_offset() const {
-    return (images_bytes() + member_alignment - 1) / member_alignment * member_alignment;
-  }
-  std::size_t ids_bytes() const { return batch_size * sizeof(std::uint64_t); }
-  // What a host slot holds and the H2D copy moves: images and ids.
-  std::size_t host_bytes() const { return ids_offset() + ids_bytes(); }
-  // The device buffer: images, ids, checksums.
-  std::size_t device_bytes() const { return host_bytes() + ids_bytes(); }
-  // What the D2H copy brings back: ids and checksums, from ids_offset().
-  std::size_t readback_bytes() const { return 2 * ids_bytes(); }
-};
 
 // "train workers=4 prefetch=2 pin=pinned_ring copy=async batch=32 tile=3x128x128 sample_us=100
 // compute_us=1000" (and " decode=cpu"): for logs and the soak.

@@ -4,13 +4,18 @@
 #include <functional>
 
 #include "harness/core/case_name.hpp"
+#include "harness/core/sample_axis.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 
 namespace h2d {
 namespace {
 
-PipelineConfig baseline(Preset preset, LoopKind loop, bool host_only) {
+PipelineConfig baseline(Preset preset, LoopKind loop, bool host_only, const SampleSpec& sample) {
   PipelineConfig config;
   config.loop = loop;
+  if (sample.name != "tile") {
+    config.sample = sample;
+  }
   if (host_only) {
     // The host stand-in shares two CI cores with everything: small tiles, short steps.
     config.workers = 2;
@@ -66,6 +71,9 @@ PipelineConfig cpu_decode(const PipelineConfig& base, Preset preset, bool host_o
 
 void add_decode_cases(std::vector<PipelineConfig>& configs, const PipelineConfig& base,
                       Preset preset, bool host_only, bool with_gpu = true) {
+  if (base.sample) {  // they decode the tile's JPEGs
+    return;
+  }
   PipelineConfig decode = cpu_decode(base, preset, host_only);
   const std::vector<std::size_t> workers = preset == Preset::quick
                                                ? std::vector<std::size_t>{base.workers}
@@ -113,16 +121,21 @@ void add_process_cases(std::vector<PipelineConfig>& configs, const PipelineConfi
     config.copy = mode.copy;
     add_unique(configs, config);
   }
-  if (preset == Preset::quick) {
-    return;
-  }
-  // The workers decoding real JPEGs, with pin_memory=True; and with the batch's members packed
-  // into one segment.
+  // With pin_memory=True: the batch's members packed into one segment (a sample's own members
+  // make it a question quick asks too), and the workers decoding real JPEGs.
   PipelineConfig pinned = process;
   pinned.pin = PinMode::pin_thread;
-  add_unique(configs, cpu_decode(pinned, preset, host_only));
   PipelineConfig packed = pinned;
   packed.packed_members = true;
+  if (preset == Preset::quick) {
+    if (base.sample && base.loop == LoopKind::train) {
+      add_unique(configs, packed);
+    }
+    return;
+  }
+  if (!base.sample) {
+    add_unique(configs, cpu_decode(pinned, preset, host_only));
+  }
   add_unique(configs, packed);
   if (!host_only) {
     sweep_axis<std::size_t>(configs, pinned,
@@ -134,8 +147,9 @@ void add_process_cases(std::vector<PipelineConfig>& configs, const PipelineConfi
 
 }  // namespace
 
-std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool host_only) {
-  const PipelineConfig base = baseline(preset, loop, host_only);
+std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool host_only,
+                                           const SampleSpec& sample) {
+  const PipelineConfig base = baseline(preset, loop, host_only, sample);
   std::vector<PipelineConfig> configs;
   using PinCopy = std::pair<PinMode, CopyMode>;
   const auto set_pin_copy = [](PipelineConfig& c, PinCopy v) {
@@ -179,8 +193,10 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
     // drift 5-30% apart on 2 cores, so its cases rarely know their median within 2% in a short run
     // (2026-12-07: 0 of 30 at 0.3 s, a workers=1 case +-3.8% after 2 s): a handful, not a sweep.
     if (loop == LoopKind::train) {
-      add_unique(configs, cpu_decode(base, preset, host_only));
-      add_process_cases(configs, base, Preset::quick, host_only);  // quick's three modes
+      if (!base.sample) {
+        add_unique(configs, cpu_decode(base, preset, host_only));
+      }
+      add_process_cases(configs, base, Preset::quick, host_only);  // quick's modes
     }
     return configs;
   }
@@ -233,6 +249,9 @@ CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool w
   if (with_loop) {
     name.add("loop", std::string(to_string(config.loop)));
   }
+  if (config.sample) {
+    add_sample_axis(name, *config.sample);
+  }
   name.add("workers", static_cast<long long>(config.workers));
   if (config.worker == WorkerKind::process) {  // absent for threads: older reports keep their names
     name.add("worker", std::string(to_string(config.worker)))
@@ -266,8 +285,6 @@ std::map<std::string, double> pipeline_params(const PipelineConfig& config) {
   std::map<std::string, double> params{{"workers", static_cast<double>(config.workers)},
                                        {"prefetch", static_cast<double>(config.prefetch)},
                                        {"batch", static_cast<double>(config.batch_size)},
-                                       {"tile", static_cast<double>(config.tile)},
-                                       {"channels", static_cast<double>(config.channels)},
                                        {"compute_us", config.compute_us},
                                        {"sample_us", config.sample_us},
                                        {"batches_per_epoch", static_cast<double>(config.batches)},
@@ -280,6 +297,16 @@ std::map<std::string, double> pipeline_params(const PipelineConfig& config) {
   }
   if (config.worker == WorkerKind::process) {
     params["worker_processes"] = 1;
+  }
+  if (config.worker == WorkerKind::process && config.shm == ShmMode::fresh) {
+    params["segments_per_batch"] =
+        config.packed_members ? 1.0 : static_cast<double>(SlotLayout(config).segments());
+  }
+  if (config.sample) {
+    params["sample_max_bytes"] = static_cast<double>(config.sample->max_bytes());
+  } else {
+    params["tile"] = static_cast<double>(config.tile);
+    params["channels"] = static_cast<double>(config.channels);
   }
   return params;
 }

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "harness/core/byte_size.hpp"
+#include "harness/core/case_skipped.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/trace/nvtx.hpp"
 
 namespace h2d {
@@ -28,6 +30,18 @@ std::unique_ptr<ProcessLoader> make_process_loader(const PipelineConfig& config,
   auto loader = std::make_unique<ProcessLoader>();
   const SlotLayout layout(config);
   const std::size_t slot_bytes = layout.host_bytes();
+  if (!sample_crosses(config)) {
+    throw CaseSkipped(fmt::format(
+        "worker=process sends the sample's spec to its workers in one message of at most {} "
+        "bytes; this one takes {}",
+        kLoaderMaxWords * 8, config.sample->text().size()));
+  }
+  if (config.shm == ShmMode::fresh && !config.packed_members && layout.segments() > kLoaderMaxFds) {
+    throw CaseSkipped(fmt::format(
+        "worker=process shm=fresh hands a batch over in a segment per member and one for the ids "
+        "({} here), sent in one message of at most {} descriptors; members=packed sends one",
+        layout.segments(), kLoaderMaxFds));
+  }
   // Batches asked of the workers and not yet received: PyTorch's prefetch_factor per worker.
   const std::size_t asked = config.workers * config.prefetch;
   // Slots the main side holds at most: the ready queue, the batch being submitted, the lanes.

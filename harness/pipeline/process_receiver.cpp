@@ -150,13 +150,12 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
   const PipelineConfig& config = parts_.config;
   const SlotLayout& layout = parts_.layout;
   std::deque<Asked>& asked = asked_[worker];
-  // images, ids (or the packed batch): closed when taken over or refused
-  const std::size_t expected = config.packed_members ? 1 : 2;
+  // each region's (or the packed batch's): closed when taken over or refused
+  const std::size_t expected = config.packed_members ? 1 : layout.segments();
   std::vector<SharedSegment> members;
   for (std::size_t i = 0; i < packet.fds.size(); ++i) {
-    members.emplace_back(packet.fds[i], expected == 1 ? layout.host_bytes()
-                                        : i == 0      ? layout.images_bytes()
-                                                      : layout.ids_bytes());
+    members.emplace_back(packet.fds[i], expected == 1 || i >= expected ? layout.host_bytes()
+                                                                       : layout.segment_bytes(i));
   }
   packet.fds.clear();
   const auto reply = header_as<BatchReply>(packet);
@@ -211,9 +210,8 @@ std::optional<BatchTicket> ProcessReceiver::take_over(std::size_t worker, Loader
   }
   const Clock::time_point map_start = Clock::now();
   AddressReservation& into = *parts_.processes.mapping_slots[*slot];
-  into.map_at(0, members[0]);
-  if (members.size() > 1) {
-    into.map_at(layout.ids_offset(), members[1]);
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    into.map_at(expected == 1 ? 0 : layout.segment_offset(i), members[i]);
   }
   parts_.meter.handoff(receiving, {map_start, Clock::now()});
   ticket.slot = *slot;

@@ -13,6 +13,7 @@
 #include "harness/pipeline/loader_messages.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
 #include "harness/pipeline/process_loader.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/pipeline/slot_pool.hpp"
 #include "harness/pipeline/stage_board.hpp"
 #include "harness/pipeline/worker_processes.hpp"
@@ -37,7 +38,7 @@ struct ReceiverParts {
 // worker=process: the main process's side of the worker processes for one epoch. Asks worker
 // b % W for batch b, W x prefetch batches ahead (one more each time one arrives, as PyTorch's
 // DataLoader keeps prefetch_factor batches per worker in flight), and takes each batch over as
-// it arrives (the hand-off: receive, and with shm=fresh map its two segments into a free slot,
+// it arrives (the hand-off: receive, and with shm=fresh map its segments into a free slot,
 // every page touched).
 class ProcessReceiver {
  public:

@@ -72,12 +72,13 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
     std::memcpy(start.image_dir, dir.data(), dir.size());
   }
   start.ring_slots = ring.size();
+  const std::vector<std::uint64_t> sample = sample_words(config);
   try {
     for (std::size_t i = 0; i < config.workers; ++i) {
       spawn(program, i);
       start.worker = i;
       try {
-        send_start(start, ring);
+        send_start(start, sample, ring);
       } catch (const std::system_error&) {  // EPIPE: it ended before its start arrived
         throw_ended(i, " before it started");
       }
@@ -90,7 +91,8 @@ WorkerProcesses::WorkerProcesses(const PipelineConfig& config,
 
 // One message carries kLoaderMaxFds descriptors: a larger ring follows the start in RingParts. A
 // worker that does not read them holds the start only until a stop is requested.
-void WorkerProcesses::send_start(const LoaderStart& start, const std::vector<SharedSegment>& ring) {
+void WorkerProcesses::send_start(const LoaderStart& start, const std::vector<std::uint64_t>& sample,
+                                 const std::vector<SharedSegment>& ring) {
   const int socket = workers_.back().socket;
   const GiveUp give_up = [] { return stop_requested(); };
   std::size_t sent = 0;
@@ -100,8 +102,9 @@ void WorkerProcesses::send_start(const LoaderStart& start, const std::vector<Sha
       fds.push_back(ring[slot].fd());
     }
     const RingPart part{sent};
-    const bool delivered = sent == 0 ? send_packet(socket, &start, sizeof start, {}, fds, give_up)
-                                     : send_packet(socket, &part, sizeof part, {}, fds, give_up);
+    const bool delivered = sent == 0
+                               ? send_packet(socket, &start, sizeof start, sample, fds, give_up)
+                               : send_packet(socket, &part, sizeof part, {}, fds, give_up);
     if (!delivered) {
       throw RunInterrupted(fmt::format("interrupted by {} while starting loader worker {}",
                                        stop_requester(), start.worker));

@@ -57,7 +57,8 @@ class WorkerProcesses {
     int status = 0;
   };
   void spawn(const std::string& program, std::size_t index);
-  void send_start(const LoaderStart& start, const std::vector<SharedSegment>& ring);
+  void send_start(const LoaderStart& start, const std::vector<std::uint64_t>& sample,
+                  const std::vector<SharedSegment>& ring);
   void stop_all() noexcept;
 
   std::vector<Worker> workers_;

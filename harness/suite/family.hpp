@@ -46,10 +46,9 @@ struct BenchmarkCase {
 
 // What a family does with the run's --sample.
 enum class SampleUse {
-  none,       // moves no samples (h2d/memory, h2d/staging, ...): runs whatever the sample
-  taken,      // builds its batches from it (h2d/batch, host/collate)
-  image,      // takes its image member (image_member): skipped, with that reason, where none
-  tile_only,  // moves the tile's samples only: skipped, with that reason, for any other sample
+  none,   // moves no samples (h2d/memory, h2d/staging, ...): runs whatever the sample
+  taken,  // builds its batches from it (h2d/batch, host/collate, the loader loops)
+  image,  // takes its image member (image_member): skipped, with that reason, where none
 };
 
 // A family of cases (h2d/memory, host/memcpy, ...): one per file in benchmarks/.

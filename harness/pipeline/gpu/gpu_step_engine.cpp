@@ -192,9 +192,13 @@ void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     if (job.read_back) {  // the step's outputs: per-sample checksums next to the ids
       auto* sums = reinterpret_cast<unsigned long long*>(lane.buffer.data() + layout_.host_bytes());
       H2D_CUDA_CHECK(cudaMemsetAsync(sums, 0, layout_.ids_bytes(), compute_.get()));
-      H2D_CUDA_CHECK(kernels::launch_segment_checksums(lane.buffer.data(), layout_.sample_bytes,
-                                                       static_cast<unsigned>(layout_.batch_size),
-                                                       sums, compute_.get()));
+      for (std::size_t m = 0; m < layout_.members.size(); ++m) {  // each adds its part
+        const SlotRegion& member = layout_.members[m];
+        H2D_CUDA_CHECK(
+            kernels::launch_segment_checksums(lane.buffer.data() + member.offset, member.room,
+                                              static_cast<unsigned>(layout_.batch_size), sums,
+                                              compute_.get(), layout_.first_word(m)));
+      }
     }
     lane.compute_end.record(compute_.get());
   }

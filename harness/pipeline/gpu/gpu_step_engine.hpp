@@ -11,6 +11,7 @@
 #include "harness/cuda/stream.hpp"
 #include "harness/host/normalize_params.hpp"
 #include "harness/pipeline/pipeline_config.hpp"
+#include "harness/pipeline/slot_layout.hpp"
 #include "harness/pipeline/step_engine.hpp"
 
 namespace h2d {
