@@ -172,8 +172,38 @@ TEST(GpuMemoryFamily, QuickRunVerifiesEveryCase) {
     EXPECT_EQ(run["host_pinned"].get<double>(), pinned_kind ? 1 : 0) << name;
   }
   // 2 directions x 4 kinds x 2 modes x 3 sizes, less d2h into write-combined memory (2 modes x
-  // 3 sizes): it is host-write-only by design (issue 12, item 6).
-  EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3);
+  // 3 sizes): it is host-write-only by design; and one of both directions at once (pinned, its
+  // largest size), whose opposite copies are verified too.
+  EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3 + 1);
+}
+
+// pages=huge: pageable and registered buffers on huge pages copy and verify like the others and
+// say how much of them huge pages back (or, on a machine without any, are skipped saying why).
+TEST(GpuMemoryFamily, HugePageCasesVerifyAndSayWhatTheyGot) {
+  H2D_REQUIRE_GPU();
+  testing::TempDir dir;
+  const std::string out = dir.file("huge.json");
+  const auto result = testing::run_process(
+      testing::h2dbench() +
+      " run --preset default --filter '^h2d/memory/.*/pages=huge/bytes=4MiB$' --out " + out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const Report report = read_report(out);
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
+  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
+  const auto& runs = report.document["benchmarks"];
+  EXPECT_EQ(runs.size() + skipped.size(), 6u) << "2 directions x pageable sync, async, registered";
+  for (const auto& run : runs) {
+    const std::string name = run["name"];
+    EXPECT_GE(run["huge_page_pct"].get<double>(), 0) << name;
+    EXPECT_LE(run["huge_page_pct"].get<double>(), 100) << name;
+    EXPECT_EQ(run["host_pinned"].get<double>(),
+              name.find("kind=registered") != std::string::npos ? 1 : 0)
+        << name;
+  }
+  for (const auto& skip : skipped) {
+    EXPECT_NE(skip["reason"].get<std::string>().find("pages=huge"), std::string::npos)
+        << skip.dump();
+  }
 }
 
 // cudaMemcpyAsync from pageable memory synchronizes before it copies, so a latch ahead of it would

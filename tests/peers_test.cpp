@@ -106,7 +106,13 @@ TEST(PeerNvbandwidthRun, PairsEachDirectionWithItsPinnedAsyncCase) {
   ASSERT_EQ(run.figures.size(), 6U);
   EXPECT_EQ(run.figures[0].pairs_with, "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=512MiB");
   EXPECT_EQ(run.figures[1].pairs_with, "h2d/memory/dir=d2h/kind=pinned/mode=async/bytes=512MiB");
-  EXPECT_EQ(run.figures[2].pairs_with, "") << "no h2dbench case is bidirectional";
+  EXPECT_EQ(run.figures[0].pairs_counter, "") << "the unit's rate, GB_per_s";
+  // The bidirectional tests time one direction with the other running: dir=both's counter of it.
+  EXPECT_EQ(run.figures[2].pairs_with, "h2d/memory/dir=both/kind=pinned/mode=async/bytes=512MiB");
+  EXPECT_EQ(run.figures[2].pairs_counter, "h2d_both_GB_per_s");
+  EXPECT_EQ(run.figures[3].pairs_with, run.figures[2].pairs_with);
+  EXPECT_EQ(run.figures[3].pairs_counter, "d2h_both_GB_per_s");
+  EXPECT_EQ(run.figures[4].pairs_with, "") << "no h2dbench case copies by the SMs";
   EXPECT_EQ(run.figures[0].version, "v0.8");
   EXPECT_EQ(run.figures[0].unit, "GB/s");
 }
@@ -212,6 +218,41 @@ TEST(PeerGap, SummaryPrintsOursBesideNvbandwidthsWithTheGap) {
   EXPECT_NE(summary.output.find("pinned D2H 64 MiB: 55.01 GB/s, nvbandwidth 55.31 (-0.5%)"),
             std::string::npos)
       << summary.output;
+}
+
+// nvbandwidth's bidirectional figures stand beside h2d/memory dir=both, each beside the counter of
+// its direction, and the pairing survives the report's round trip. (The H200 run had no dir=both
+// case: the case here carries the figures a run would have written, with its name.)
+TEST(PeerGap, BidirectionalFiguresStandBesideTheirDirectionOfBothAtOnce) {
+  h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
+  nlohmann::json both;
+  for (const auto& entry : quick.document["benchmarks"]) {
+    if (entry["name"] == "h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB") {
+      both = entry;
+    }
+  }
+  ASSERT_FALSE(both.is_null());
+  const std::string name = "h2d/memory/dir=both/kind=pinned/mode=async/bytes=512MiB";
+  both["name"] = name;
+  both["run_name"] = name;
+  both.erase("axes");
+  both["h2d_both_GB_per_s"] = 49.0;
+  both["d2h_both_GB_per_s"] = 51.2;
+  both["GB_per_s"] = 100.2;
+  quick.document["benchmarks"].push_back(both);
+  h2d::ProcessOutcome outcome;
+  outcome.ending = h2d::ProcessEnding::exited;
+  outcome.exit_code = 0;
+  outcome.output = recorded("nvbw.log");
+  const std::uint64_t bytes = std::uint64_t{512} << 20;
+  const auto run = h2d::read_nvbandwidth_run(h2d::nvbandwidth_command("nvbandwidth", bytes), bytes,
+                                             outcome, std::chrono::seconds(60));
+  quick.document["h2dbench"]["peers"] = h2d::peers_to_json({run}, 60);
+  const nlohmann::json round_trip = nlohmann::json::parse(quick.document.dump());
+  const auto lines = h2d::peer_gap_lines(round_trip);
+  ASSERT_EQ(lines.size(), 2U) << "the unidirectional 512 MiB figures have no case in this report";
+  EXPECT_EQ(lines[0], "pinned H2D with D2H 512 MiB: 49.00 GB/s, nvbandwidth 49.31 (-0.6%)");
+  EXPECT_EQ(lines[1], "pinned D2H with H2D 512 MiB: 51.20 GB/s, nvbandwidth 51.06 (+0.3%)");
 }
 
 TEST(PeerCommand, WritesAReportOfTheRecordedNvbandwidthFigures) {

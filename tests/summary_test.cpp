@@ -363,6 +363,35 @@ TEST(Summary, TheBestRingNamesWhatBoundItAndWhatItWasTunedTo) {
   EXPECT_EQ(ring_limit(120, 0), RingLimit::host_copy) << "shares past 100% from clock skew";
 }
 
+// Both directions at once: the verdict line of dir=both gives each direction under the other, the
+// two alone and how much of them together is left; with one copy engine it says they take turns.
+// The figures are nvbandwidth's bidirectional and unidirectional ones of the H200 run.
+TEST(Summary, BothDirectionsAtOnceSayHowMuchOfTheTwoAloneIsLeft) {
+  const auto findings_of = [](double copy_engines) {
+    ReportBuilder b("rig", "GPU");
+    const std::map<std::string, double> counters{
+        {"h2d_both_GB_per_s", 49.31},  {"d2h_both_GB_per_s", 51.06},
+        {"h2d_alone_GB_per_s", 55.49}, {"d2h_alone_GB_per_s", 55.38},
+        {"duplex_pct", 90.5},          {"copy_engines", copy_engines}};
+    b.add("h2d/memory/dir=both/kind=pinned/mode=async/bytes=512MiB", "GB_per_s", {100.37},
+          counters);
+    b.add("h2d/memory/dir=both/kind=registered/mode=async/bytes=512MiB", "GB_per_s", {80},
+          counters);
+    return joined(summarize_report(b.json()).families.at(0).findings);
+  };
+  const std::string two = findings_of(2);
+  EXPECT_NE(two.find("dir=both bytes=512MiB: best kind=pinned mode=async 100 GB/s, 1.25x over "
+                     "the slowest (kind=registered mode=async); H2D 49.3 + D2H 51.1 GB/s at once, "
+                     "90% of the two alone (55.5 + 55.4)\n"),
+            std::string::npos)
+      << two;
+  const std::string one = findings_of(1);
+  EXPECT_NE(one.find("(55.5 + 55.4): this GPU has one copy engine, so the two directions take "
+                     "turns on it"),
+            std::string::npos)
+      << one;
+}
+
 TEST(Summary, RunNotesAndFormatting) {
   ReportBuilder b = memory_report();
   b.skip_family("pipeline/train", "no usable GPU: no driver");

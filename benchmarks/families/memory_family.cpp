@@ -1,5 +1,6 @@
 // h2d/memory: one buffer copied between host and device, by host memory kind, direction, API mode
-// and size. The baseline every other family is compared with.
+// and size. The baseline every other family is compared with. dir=both: both directions at once
+// (memory_duplex); pages=huge: pageable and registered memory on huge pages.
 
 #include <cuda_runtime_api.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/families/memory_duplex.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/size_grid.hpp"
@@ -14,6 +16,7 @@
 #include "harness/cuda/copy_timing.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/host_memory.hpp"
+#include "harness/cuda/huge_host_buffer.hpp"
 #include "harness/cuda/latch.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/cuda/verified_copy.hpp"
@@ -34,6 +37,26 @@ struct MemoryCase {
   HostKind kind = HostKind::pinned;
   ApiMode mode = ApiMode::async;
   std::size_t bytes = 0;
+  bool huge_pages = false;  // pages=huge: pageable or registered memory on huge pages
+};
+
+// The case's host memory: a HostBuffer of its kind, or the same kind on huge pages.
+class CaseHostMemory {
+ public:
+  explicit CaseHostMemory(const MemoryCase& c) {
+    if (c.huge_pages) {
+      huge_.emplace(c.kind, c.bytes);
+    } else {
+      buffer_.emplace(c.kind, c.bytes);
+    }
+  }
+  std::byte* data() const { return huge_ ? huge_->data() : buffer_->data(); }
+  // pages=huge: where its huge pages came from, and the share of it they back.
+  const HugePageBuffer* huge_pages() const { return huge_ ? &huge_->pages() : nullptr; }
+
+ private:
+  std::optional<HostBuffer> buffer_;
+  std::optional<HugeHostBuffer> huge_;
 };
 
 constexpr std::uint64_t kMemorySeed = 0x4832444D454D4F52ull;  // "H2DMEMOR"
@@ -42,7 +65,7 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseCon
   ScopedDevice on(c.device);
   const int copies = copies_per_measurement(c.bytes);
   std::optional<NvtxRange> setup(std::in_place, NvtxCategory::setup, "allocate and fill");
-  HostBuffer host(c.kind, c.bytes);
+  const CaseHostMemory host(c);
   DeviceBuffer device(c.device, c.bytes);
   Stream stream(c.device);
   Event start(c.device);
@@ -71,10 +94,68 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseCon
   // What CUDA says the host memory is: a kind that claims to be pinned and is not shows here.
   set_counter(state, "host_pinned", actual_kind(host.data()) == ActualKind::pinned ? 1 : 0);
   set_counter(state, "latched", latched ? 1 : 0);
+  if (const HugePageBuffer* huge = host.huge_pages()) {  // measured after the copies touched it
+    set_counter(state, "huge_page_pct", huge->huge_pct());
+    set_counter(state, "hugetlb", huge->source() == HugePageSource::hugetlb ? 1 : 0);
+  }
 }
 
 std::vector<HostKind> memory_kinds() {
   return {HostKind::pageable, HostKind::pinned, HostKind::write_combined, HostKind::registered};
+}
+
+// dir=both: page-locked kinds that can receive copies, async (quick: pinned at its largest size).
+void add_duplex_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
+                      const DeviceInfo& gpu) {
+  const bool quick = plan.preset == Preset::quick;
+  const std::vector<std::size_t> sizes = transfer_sizes(plan.preset);
+  for (HostKind kind : {HostKind::pinned, HostKind::registered}) {
+    for (std::size_t bytes : sizes) {
+      if (bytes > kMostDuplexBytes ||
+          (quick && (kind != HostKind::pinned || bytes != sizes.back()))) {
+        continue;
+      }
+      const CaseName name = case_name_on("h2d/memory", plan, gpu)
+                                .add("dir", "both")
+                                .add("kind", std::string(to_string(kind)))
+                                .add("mode", "async")
+                                .add_bytes("bytes", bytes);
+      cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_duplex_case,
+                                DuplexCase{gpu.ordinal, gpu.copy_engines, kind, bytes}));
+      cases.back().timed_loops = kDuplexTimedLoops;
+    }
+  }
+}
+
+// pages=huge: pageable (sync and async) and registered (async) memory on huge pages, both
+// directions, at the sizes of at least two huge pages (not in quick).
+void add_huge_page_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
+                         const DeviceInfo& gpu) {
+  if (plan.preset == Preset::quick) {
+    return;
+  }
+  constexpr std::size_t kSmallestHuge = std::size_t{4} << 20;
+  const std::vector<std::pair<HostKind, ApiMode>> kinds{{HostKind::pageable, ApiMode::sync},
+                                                        {HostKind::pageable, ApiMode::async},
+                                                        {HostKind::registered, ApiMode::async}};
+  for (Direction direction : {Direction::h2d, Direction::d2h}) {
+    for (const auto& [kind, mode] : kinds) {
+      for (std::size_t bytes : transfer_sizes(plan.preset)) {
+        if (bytes < kSmallestHuge) {
+          continue;
+        }
+        const CaseName name = case_name_on("h2d/memory", plan, gpu)
+                                  .add("dir", std::string(to_string(direction)))
+                                  .add("kind", std::string(to_string(kind)))
+                                  .add("mode", mode == ApiMode::sync ? "sync" : "async")
+                                  .add("pages", "huge")
+                                  .add_bytes("bytes", bytes);
+        cases.push_back(
+            make_case(name, {{"gpu", gpu.ordinal}}, run_memory_case,
+                      MemoryCase{gpu.ordinal, direction, kind, mode, bytes, /*huge_pages=*/true}));
+      }
+    }
+  }
 }
 
 std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
@@ -98,6 +179,8 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
         }
       }
     }
+    add_duplex_cases(cases, plan, gpu);
+    add_huge_page_cases(cases, plan, gpu);
   }
   return cases;
 }

@@ -25,10 +25,18 @@ std::vector<std::string> nvbandwidth_command(const std::string& program, std::ui
 
 PeerRun read_nvbandwidth_run(const std::vector<std::string>& argv, std::uint64_t bytes,
                              const ProcessOutcome& outcome, std::chrono::milliseconds limit) {
-  // The unidirectional tests are the copies h2d/memory times; the bidirectional ones have no
-  // h2dbench case (yet) and stand alone.
-  static const std::map<std::string, std::string> direction_of = {
-      {"host_to_device_memcpy_ce", "h2d"}, {"device_to_host_memcpy_ce", "d2h"}};
+  // The unidirectional tests are the copies h2d/memory times; the bidirectional ones time one
+  // direction with the other running, as h2d/memory dir=both does each (its counter of that
+  // direction).
+  struct Pairing {
+    std::string dir;
+    std::string counter;
+  };
+  static const std::map<std::string, Pairing> pairing_of = {
+      {"host_to_device_memcpy_ce", {"h2d", ""}},
+      {"device_to_host_memcpy_ce", {"d2h", ""}},
+      {"host_to_device_bidirectional_memcpy_ce", {"both", "h2d_both_GB_per_s"}},
+      {"device_to_host_bidirectional_memcpy_ce", {"both", "d2h_both_GB_per_s"}}};
   PeerRun run{"nvbandwidth", command_text(argv), "failed", "", outcome.elapsed_s, {}};
   if (auto failure = process_failure(outcome, limit)) {
     run.reason = std::move(*failure);
@@ -42,11 +50,19 @@ PeerRun read_nvbandwidth_run(const std::vector<std::string>& argv, std::uint64_t
   }
   run.status = "measured";
   for (const NvbandwidthOutput::Sum& sum : parsed->sums) {
-    const auto dir = direction_of.find(sum.test);
-    run.figures.push_back(
-        {"nvbandwidth", parsed->version, run.command, sum.test, bytes, sum.gb_per_s, "GB/s",
-         dir == direction_of.end() ? std::string()
-                                   : memory_case(dir->second, "pinned", "async", bytes)});
+    PeerFigure figure;
+    figure.peer = "nvbandwidth";
+    figure.version = parsed->version;
+    figure.command = run.command;
+    figure.test = sum.test;
+    figure.bytes = bytes;
+    figure.value = sum.gb_per_s;
+    figure.unit = "GB/s";
+    if (const auto pairing = pairing_of.find(sum.test); pairing != pairing_of.end()) {
+      figure.pairs_with = memory_case(pairing->second.dir, "pinned", "async", bytes);
+      figure.pairs_counter = pairing->second.counter;
+    }
+    run.figures.push_back(std::move(figure));
   }
   return run;
 }

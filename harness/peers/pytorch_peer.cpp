@@ -135,7 +135,8 @@ PeerRun read_pytorch_run(const std::vector<std::string>& argv, const ProcessOutc
     }
     run.figures.push_back({"pytorch", version, run.command, test,
                            bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0, value->get<double>(),
-                           string_or(figure, "unit", ""), pairing_of(figure, report, settings)});
+                           string_or(figure, "unit", ""), pairing_of(figure, report, settings),
+                           ""});
   }
   // What the script could not measure here (no CUDA for torch): said once, kept in the report.
   if (const nlohmann::json* skipped = find_member(*document, "skipped");

@@ -24,6 +24,9 @@ nlohmann::json peers_to_json(const std::vector<PeerRun>& runs, double time_limit
                                 {"value", f.value},
                                 {"unit", f.unit},
                                 {"pairs_with", f.pairs_with}});
+      if (!f.pairs_counter.empty()) {
+        out["figures"].back()["pairs_counter"] = f.pairs_counter;
+      }
     }
   }
   return out;
@@ -52,6 +55,7 @@ std::vector<PeerFigure> peer_figures_from_report(const nlohmann::json& report) {
     f.value = value->get<double>();
     f.unit = string_or(entry, "unit", "");
     f.pairs_with = string_or(entry, "pairs_with", "");
+    f.pairs_counter = string_or(entry, "pairs_counter", "");
     figures.push_back(std::move(f));
   }
   return figures;

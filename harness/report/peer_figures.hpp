@@ -19,6 +19,9 @@ struct PeerFigure {
   double value = 0;
   std::string unit;        // "GB/s", "samples/s"
   std::string pairs_with;  // an h2dbench case name
+  // The counter of that case holding the same figure; empty: the unit's rate (GB_per_s,
+  // samples_per_s). nvbandwidth's bidirectional tests pair with one direction of dir=both.
+  std::string pairs_counter;
 };
 
 // One run of a peer program: what it was, how it ended, and the figures it gave.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 
@@ -33,14 +32,21 @@ std::string spaced_size(const std::string& size) {
              : std::string(size.begin(), unit) + " " + std::string(unit, size.end());
 }
 
-// "pinned H2D 64 MiB" for a copy case (its mode said when it is not the async one), else the name.
-std::string case_label(const ReportCase& c) {
+// "pinned H2D 64 MiB" for a copy case (its mode said when it is not the async one; of dir=both,
+// the direction `counter` holds: "pinned H2D with D2H 64 MiB"), else the name.
+std::string case_label(const ReportCase& c, const std::string& counter) {
   if (c.parsed.family != "h2d/memory") {
     return c.name;
   }
   std::string dir = c.parsed.get("dir");
-  std::transform(dir.begin(), dir.end(), dir.begin(),
-                 [](char ch) { return static_cast<char>(std::toupper(ch)); });
+  if (dir == "both") {
+    dir = counter.rfind("d2h", 0) == 0 ? "d2h with h2d" : "h2d with d2h";
+  }
+  for (const char* word : {"h2d", "d2h"}) {  // the directions upper-cased, "with" kept
+    for (auto at = dir.find(word); at != std::string::npos; at = dir.find(word, at + 3)) {
+      dir.replace(at, 3, word[0] == 'h' ? "H2D" : "D2H");
+    }
+  }
   const std::string mode = c.parsed.get("mode");
   return fmt::format("{} {} {}{}", c.parsed.get("kind"), dir, spaced_size(c.parsed.get("bytes")),
                      mode == "async" ? "" : " (" + mode + ")");
@@ -65,7 +71,8 @@ std::vector<std::string> peer_gap_lines(const nlohmann::json& report) {
   }
   for (const PeerFigure& figure : figures) {
     const auto found = by_name.find(figure.pairs_with);
-    const auto counter = counter_for_unit(figure.unit);
+    const auto counter = figure.pairs_counter.empty() ? counter_for_unit(figure.unit)
+                                                      : std::optional(figure.pairs_counter);
     if (found == by_name.end() || !counter || !(figure.value > 0)) {
       continue;
     }
@@ -73,9 +80,10 @@ std::vector<std::string> peer_gap_lines(const nlohmann::json& report) {
     if (!ours) {
       continue;
     }
-    lines.push_back(fmt::format(
-        "{}: {} {}, {} {} ({:+.1f}%)", case_label(*found->second), figure_text(*ours), figure.unit,
-        figure.peer, figure_text(figure.value), (*ours - figure.value) / figure.value * 100.0));
+    lines.push_back(fmt::format("{}: {} {}, {} {} ({:+.1f}%)", case_label(*found->second, *counter),
+                                figure_text(*ours), figure.unit, figure.peer,
+                                figure_text(figure.value),
+                                (*ours - figure.value) / figure.value * 100.0));
   }
   return lines;
 }

@@ -14,6 +14,7 @@
 #include "harness/core/number_text.hpp"
 #include "harness/core/stop_signal.hpp"
 #include "harness/core/stopping_rule.hpp"
+#include "harness/report/duplex_reading.hpp"
 #include "harness/report/json_fields.hpp"
 #include "harness/report/peer_gaps.hpp"
 #include "harness/report/ring_reading.hpp"
@@ -294,6 +295,9 @@ WorkloadLine describe_workload(const Workload& w, const FamilyReading& reading, 
   }
   if (const auto ring = ring_reading(*best)) {
     line.text += "; " + *ring;
+  }
+  if (const auto duplex = duplex_reading(*best)) {
+    line.text += "; " + *duplex;
   }
   // A loop's best setting is only as good as what holds it back: the lever to pull next.
   if (const auto code = best->find_median("bound_by")) {

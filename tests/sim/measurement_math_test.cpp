@@ -49,6 +49,36 @@ TEST(SimMeasurementGpu, PinnedAsyncReportsTheModelledRateAndPageableLess) {
   EXPECT_LT(pageable, 0.75 * pinned) << "pageable copies are staged at a lower modelled rate";
 }
 
+// Both directions at once on a GPU with two copy engines: each direction under the other runs
+// at its own modelled rate (they are different, so a figure of the wrong direction cannot pass),
+// together their sum, and duplex_pct near 100; the verdict says so. With one engine the same case
+// runs, verifies both directions, and the verdict says they take turns.
+TEST(SimMeasurementGpu, BothDirectionsAtOnceReportEachDirectionAndTheirSum) {
+  const std::string duplex = "h2d/memory/dir=both/kind=pinned/mode=async/bytes=64MiB";
+  const auto run = run_quick("sim_duplex", "--filter '^" + duplex + "$'",
+                             "H2D_SIM_DEVICES=1 H2D_SIM_H2D_GBPS=1.75 H2D_SIM_D2H_GBPS=1.25");
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
+  const nlohmann::json entry = measured_entry(run.report, duplex);
+  EXPECT_NEAR(counter(entry, "h2d_both_GB_per_s"), 1.75, 0.10 * 1.75);
+  EXPECT_NEAR(counter(entry, "d2h_both_GB_per_s"), 1.25, 0.10 * 1.25);
+  EXPECT_NEAR(counter(entry, "h2d_alone_GB_per_s"), 1.75, 0.10 * 1.75);
+  EXPECT_NEAR(counter(entry, "d2h_alone_GB_per_s"), 1.25, 0.10 * 1.25);
+  EXPECT_NEAR(counter(entry, "GB_per_s"),
+              counter(entry, "h2d_both_GB_per_s") + counter(entry, "d2h_both_GB_per_s"), 1e-9);
+  EXPECT_NEAR(counter(entry, "duplex_pct"), 100, 10);
+  EXPECT_EQ(counter(entry, "copy_engines"), 2);
+  EXPECT_NE(run.process.output.find("of the two alone"), std::string::npos) << run.process.output;
+  EXPECT_EQ(run.process.output.find("take turns"), std::string::npos) << run.process.output;
+
+  const auto one = run_quick("sim_duplex_one_engine", "--filter '^" + duplex + "$'",
+                             "H2D_SIM_DEVICES=1 H2D_SIM_COPY_ENGINES=1");
+  ASSERT_EQ(one.process.exit_code, 0) << one.process.output;
+  EXPECT_EQ(counter(measured_entry(one.report, duplex), "copy_engines"), 1);
+  EXPECT_NE(one.process.output.find("one copy engine, so the two directions take turns"),
+            std::string::npos)
+      << one.process.output;
+}
+
 TEST(SimMeasurementGpu, ProfileModeTimesOnTheHostAndStillFindsTheRate) {
   // --profile: no latches, so the host clock times each enqueue-to-synchronize span; the
   // per-copy latency and the host landing only make it slower than the model, never faster. How
