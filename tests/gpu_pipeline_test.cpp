@@ -69,6 +69,17 @@ TEST(GpuPipeline, SegmentChecksumsMatchTheHost) {
   }
 }
 
+// One epoch of `config` on GPU 0, which must complete with every batch verified and intact.
+EpochResult expect_every_batch_verified(const PipelineConfig& config) {
+  GpuStepEngine engine(0, config);
+  Pipeline pipeline(config, engine);
+  const EpochResult result = pipeline.run_epoch();
+  EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
+  EXPECT_EQ(result.verified, config.batches);
+  EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+  return result;
+}
+
 TEST(GpuPipeline, EveryModeDeliversEveryBatchIntact) {
   H2D_REQUIRE_GPU();
   // pin_thread with pin_threads=3: the pin hop as a team copy into the pinned slot.
@@ -120,12 +131,7 @@ TEST(GpuPipeline, WorkerProcessesDeliverEveryBatchInEveryPinAndShmMode) {
       config.workers = 2;
       config.batches = 16;
       SCOPED_TRACE(describe(config));
-      GpuStepEngine engine(0, config);
-      Pipeline pipeline(config, engine);
-      const EpochResult result = pipeline.run_epoch();
-      EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
-      EXPECT_EQ(result.verified, config.batches);
-      EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+      const EpochResult result = expect_every_batch_verified(config);
       EXPECT_FALSE(result.handoff_s.empty());
       EXPECT_EQ(result.pin_busy_s > 0, pin == PinMode::pin_thread) << "only pin_thread copies";
     }
@@ -159,12 +165,7 @@ TEST(GpuPipeline, TheMembersOfAVaryingSampleArriveIntact) {
       config.workers = 2;
       config.batches = 12;
       SCOPED_TRACE(describe(config));
-      GpuStepEngine engine(0, config);
-      Pipeline pipeline(config, engine);
-      const EpochResult result = pipeline.run_epoch();
-      EXPECT_EQ(result.end, EpochEnd::completed) << describe_result(result);
-      EXPECT_EQ(result.verified, config.batches);
-      EXPECT_EQ(result.checksum_failures + result.lost_batches, 0u) << describe_result(result);
+      expect_every_batch_verified(config);
     }
   }
 }

@@ -190,17 +190,22 @@ TEST(PeerBoundedProcess, ThePeersRunWithTheRunsGpuVisibleOnly) {
       << "the rest of the environment is inherited";
 }
 
-// Gap lines read from a report of the H200's quick run with nvbandwidth's recorded figures.
-TEST(PeerGap, SummaryPrintsOursBesideNvbandwidthsWithTheGap) {
-  h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
+// The report's peers part of one nvbandwidth run at `mib` MiB that printed the recorded `log`.
+nlohmann::json recorded_nvbandwidth_peers(const std::string& log, std::uint64_t mib) {
   h2d::ProcessOutcome outcome;
   outcome.ending = h2d::ProcessEnding::exited;
   outcome.exit_code = 0;
-  outcome.output = recorded("nvbw64.log");
-  const std::uint64_t bytes = std::uint64_t{64} << 20;
+  outcome.output = recorded(log);
+  const std::uint64_t bytes = mib << 20;
   const auto run = h2d::read_nvbandwidth_run(h2d::nvbandwidth_command("nvbandwidth", bytes), bytes,
                                              outcome, std::chrono::seconds(60));
-  quick.document["h2dbench"]["peers"] = h2d::peers_to_json({run}, 60);
+  return h2d::peers_to_json({run}, 60);
+}
+
+// Gap lines read from a report of the H200's quick run with nvbandwidth's recorded figures.
+TEST(PeerGap, SummaryPrintsOursBesideNvbandwidthsWithTheGap) {
+  h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
+  quick.document["h2dbench"]["peers"] = recorded_nvbandwidth_peers("nvbw64.log", 64);
   const auto lines = h2d::peer_gap_lines(quick.document);
   ASSERT_EQ(lines.size(), 2U);
   EXPECT_EQ(lines[0], "pinned H2D 64 MiB: 55.12 GB/s, nvbandwidth 55.42 (-0.5%)");
@@ -240,14 +245,7 @@ TEST(PeerGap, BidirectionalFiguresStandBesideTheirDirectionOfBothAtOnce) {
   both["d2h_both_GB_per_s"] = 51.2;
   both["GB_per_s"] = 100.2;
   quick.document["benchmarks"].push_back(both);
-  h2d::ProcessOutcome outcome;
-  outcome.ending = h2d::ProcessEnding::exited;
-  outcome.exit_code = 0;
-  outcome.output = recorded("nvbw.log");
-  const std::uint64_t bytes = std::uint64_t{512} << 20;
-  const auto run = h2d::read_nvbandwidth_run(h2d::nvbandwidth_command("nvbandwidth", bytes), bytes,
-                                             outcome, std::chrono::seconds(60));
-  quick.document["h2dbench"]["peers"] = h2d::peers_to_json({run}, 60);
+  quick.document["h2dbench"]["peers"] = recorded_nvbandwidth_peers("nvbw.log", 512);
   const nlohmann::json round_trip = nlohmann::json::parse(quick.document.dump());
   const auto lines = h2d::peer_gap_lines(round_trip);
   ASSERT_EQ(lines.size(), 2U) << "the unidirectional 512 MiB figures have no case in this report";
