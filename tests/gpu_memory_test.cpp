@@ -173,8 +173,9 @@ TEST(GpuMemoryFamily, QuickRunVerifiesEveryCase) {
   }
   // 2 directions x 4 kinds x 2 modes x 3 sizes, less d2h into write-combined memory (2 modes x
   // 3 sizes): it is host-write-only by design; and one of both directions at once (pinned, its
-  // largest size), whose opposite copies are verified too.
-  EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3 + 1);
+  // largest size), whose opposite copies are verified too; and the SMs copying (engine=sm) from
+  // pinned and write-combined memory and into pinned memory at the 3 sizes.
+  EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3 + 1 + 3 * 3);
 }
 
 // pages=huge: pageable and registered buffers on huge pages copy and verify like the others and

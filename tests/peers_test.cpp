@@ -95,7 +95,8 @@ TEST(PeerNvbandwidthRun, PairsEachDirectionWithItsPinnedAsyncCase) {
   const auto argv = h2d::nvbandwidth_command("nvbandwidth", std::uint64_t{64} << 20);
   EXPECT_EQ(h2d::command_text(argv),
             "nvbandwidth -b 64 -t host_to_device_memcpy_ce device_to_host_memcpy_ce "
-            "host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce");
+            "host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce "
+            "host_to_device_memcpy_sm device_to_host_memcpy_sm");
   h2d::ProcessOutcome outcome;
   outcome.ending = h2d::ProcessEnding::exited;
   outcome.exit_code = 0;
@@ -112,7 +113,10 @@ TEST(PeerNvbandwidthRun, PairsEachDirectionWithItsPinnedAsyncCase) {
   EXPECT_EQ(run.figures[2].pairs_counter, "h2d_both_GB_per_s");
   EXPECT_EQ(run.figures[3].pairs_with, run.figures[2].pairs_with);
   EXPECT_EQ(run.figures[3].pairs_counter, "d2h_both_GB_per_s");
-  EXPECT_EQ(run.figures[4].pairs_with, "") << "no h2dbench case copies by the SMs";
+  EXPECT_EQ(run.figures[4].pairs_with,
+            "h2d/memory/dir=h2d/kind=pinned/mode=async/engine=sm/bytes=512MiB");
+  EXPECT_EQ(run.figures[5].pairs_with,
+            "h2d/memory/dir=d2h/kind=pinned/mode=async/engine=sm/bytes=512MiB");
   EXPECT_EQ(run.figures[0].version, "v0.8");
   EXPECT_EQ(run.figures[0].unit, "GB/s");
 }
@@ -226,9 +230,10 @@ TEST(PeerGap, SummaryPrintsOursBesideNvbandwidthsWithTheGap) {
 }
 
 // nvbandwidth's bidirectional figures stand beside h2d/memory dir=both, each beside the counter of
-// its direction, and the pairing survives the report's round trip. (The H200 run had no dir=both
-// case: the case here carries the figures a run would have written, with its name.)
-TEST(PeerGap, BidirectionalFiguresStandBesideTheirDirectionOfBothAtOnce) {
+// its direction, its _sm figure beside engine=sm, and the pairing survives the report's round
+// trip. (The H200 run had neither case: the cases here carry the figures a run would have written,
+// with their names.)
+TEST(PeerGap, BidirectionalAndSmFiguresStandBesideTheirCases) {
   h2d::Report quick = h2d::read_report(h2d::testing::source_dir() + kRecorded + "quick.json");
   nlohmann::json both;
   for (const auto& entry : quick.document["benchmarks"]) {
@@ -245,12 +250,18 @@ TEST(PeerGap, BidirectionalFiguresStandBesideTheirDirectionOfBothAtOnce) {
   both["d2h_both_GB_per_s"] = 51.2;
   both["GB_per_s"] = 100.2;
   quick.document["benchmarks"].push_back(both);
+  nlohmann::json by_sms = both;  // and one copy by the SMs, beside nvbandwidth's _sm figure
+  by_sms["name"] = by_sms["run_name"] =
+      "h2d/memory/dir=h2d/kind=pinned/mode=async/engine=sm/bytes=512MiB";
+  by_sms["GB_per_s"] = 50.0;
+  quick.document["benchmarks"].push_back(by_sms);
   quick.document["h2dbench"]["peers"] = recorded_nvbandwidth_peers("nvbw.log", 512);
   const nlohmann::json round_trip = nlohmann::json::parse(quick.document.dump());
   const auto lines = h2d::peer_gap_lines(round_trip);
-  ASSERT_EQ(lines.size(), 2U) << "the unidirectional 512 MiB figures have no case in this report";
+  ASSERT_EQ(lines.size(), 3U) << "the copy-engine 512 MiB figures have no case in this report";
   EXPECT_EQ(lines[0], "pinned H2D with D2H 512 MiB: 49.00 GB/s, nvbandwidth 49.31 (-0.6%)");
   EXPECT_EQ(lines[1], "pinned D2H with H2D 512 MiB: 51.20 GB/s, nvbandwidth 51.06 (+0.3%)");
+  EXPECT_EQ(lines[2], "pinned H2D 512 MiB by the SMs: 50.00 GB/s, nvbandwidth 51.34 (-2.6%)");
 }
 
 TEST(PeerCommand, WritesAReportOfTheRecordedNvbandwidthFigures) {

@@ -1,6 +1,7 @@
 // h2d/memory: one buffer copied between host and device, by host memory kind, direction, API mode
 // and size. The baseline every other family is compared with. dir=both: both directions at once
-// (memory_duplex); pages=huge: pageable and registered memory on huge pages.
+// (memory_duplex); pages=huge: pageable and registered memory on huge pages; engine=sm: the SMs
+// copy instead of a copy engine.
 
 #include <cuda_runtime_api.h>
 
@@ -25,6 +26,7 @@
 #include "harness/suite/case_builder.hpp"
 #include "harness/suite/family.hpp"
 #include "harness/trace/nvtx.hpp"
+#include "kernels/sm_copy.cuh"
 
 namespace h2d {
 namespace {
@@ -38,6 +40,9 @@ struct MemoryCase {
   ApiMode mode = ApiMode::async;
   std::size_t bytes = 0;
   bool huge_pages = false;  // pages=huge: pageable or registered memory on huge pages
+  // engine=sm: the SMs copy (a kernel through the host memory's mapped address) on this many SMs
+  // of the GPU's; 0: a copy engine does (cudaMemcpy*)
+  int sm_copy_multiprocessors = 0;
 };
 
 // The case's host memory: a HostBuffer of its kind, or the same kind on huge pages.
@@ -51,6 +56,8 @@ class CaseHostMemory {
     }
   }
   std::byte* data() const { return huge_ ? huge_->data() : buffer_->data(); }
+  // Its address in the device's address space (engine=sm: cudaMallocHost or cudaHostAlloc memory).
+  void* device_address() const { return buffer_->device_pointer(); }
   // pages=huge: where its huge pages came from, and the share of it they back.
   const HugePageBuffer* huge_pages() const { return huge_ ? &huge_->pages() : nullptr; }
 
@@ -78,10 +85,20 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseCon
 
   const bool latched =
       c.mode == ApiMode::async && is_page_locked(c.kind) && context.latching == Latching::on;
+  const bool by_sms = c.sm_copy_multiprocessors > 0;
+  CopyJob sm_job = job;  // engine=sm: the same copy between device addresses
+  if (by_sms && c.direction == Direction::h2d) {
+    sm_job.source = host.device_address();
+  } else if (by_sms) {
+    sm_job.destination = host.device_address();
+  }
+  const unsigned blocks = kernels::sm_copy_blocks(c.bytes, c.sm_copy_multiprocessors);
   CopySamples samples(c.bytes, copies);
   MeasurementLoop loop(state, context.stopping_rule);
   for (auto _ : loop) {
-    const CopyTiming timing = c.mode == ApiMode::sync ? time_sync(job)
+    const CopyTiming timing = by_sms
+                                  ? time_latched_sm_copy(sm_job, blocks, latch, stream, start, stop)
+                              : c.mode == ApiMode::sync ? time_sync(job)
                               : latched ? time_latched_async(job, latch, stream, start, stop)
                                         : time_unlatched_async(job, stream);
     loop.record(timing.seconds);
@@ -94,6 +111,9 @@ void run_memory_case(const MemoryCase& c, benchmark::State& state, const CaseCon
   // What CUDA says the host memory is: a kind that claims to be pinned and is not shows here.
   set_counter(state, "host_pinned", actual_kind(host.data()) == ActualKind::pinned ? 1 : 0);
   set_counter(state, "latched", latched ? 1 : 0);
+  if (by_sms) {  // the SMs the copy held while it ran
+    set_counter(state, "sm_copy_blocks", blocks);
+  }
   if (const HugePageBuffer* huge = host.huge_pages()) {  // measured after the copies touched it
     set_counter(state, "huge_page_pct", huge->huge_pct());
     set_counter(state, "hugetlb", huge->source() == HugePageSource::hugetlb ? 1 : 0);
@@ -123,6 +143,29 @@ void add_duplex_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
       cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_duplex_case,
                                 DuplexCase{gpu.ordinal, gpu.copy_engines, kind, bytes}));
       cases.back().timed_loops = kDuplexTimedLoops;
+    }
+  }
+}
+
+// engine=sm: the SMs copy instead of a copy engine (nvbandwidth's *_memcpy_sm), async from and to
+// pinned memory and from write-combined memory, a block an SM.
+void add_sm_copy_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
+                       const DeviceInfo& gpu) {
+  const std::vector<std::pair<Direction, HostKind>> kinds{
+      {Direction::h2d, HostKind::pinned},
+      {Direction::h2d, HostKind::write_combined},
+      {Direction::d2h, HostKind::pinned}};
+  for (const auto& [direction, kind] : kinds) {
+    for (std::size_t bytes : transfer_sizes(plan.preset)) {
+      const CaseName name = case_name_on("h2d/memory", plan, gpu)
+                                .add("dir", std::string(to_string(direction)))
+                                .add("kind", std::string(to_string(kind)))
+                                .add("mode", "async")
+                                .add("engine", "sm")
+                                .add_bytes("bytes", bytes);
+      MemoryCase c{gpu.ordinal, direction, kind, ApiMode::async, bytes};
+      c.sm_copy_multiprocessors = gpu.multiprocessors > 0 ? gpu.multiprocessors : 1;
+      cases.push_back(make_case(name, {{"gpu", gpu.ordinal}}, run_memory_case, c));
     }
   }
 }
@@ -181,6 +224,7 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
     }
     add_duplex_cases(cases, plan, gpu);
     add_huge_page_cases(cases, plan, gpu);
+    add_sm_copy_cases(cases, plan, gpu);
   }
   return cases;
 }

@@ -110,6 +110,8 @@ std::vector<CounterDeclaration> catalog() {
       {"workers_to_keep_up", "", kNeither, "loader workers the loop would need to never wait"},
       {"tiles", "", kNeither, "JPEG tiles in the measured set"},
       {"copy_engines", "", kNeither, "the GPU's copy engines (asyncEngineCount)"},
+      {"sm_copy_blocks", "", kNeither,
+       "blocks of the SM copy (engine=sm), one an SM: the SMs it takes from the step"},
       {"busy_us_per_chunk", "us", kNeither, "length of the compute kernel per chunk"},
       // --- facts and codes ---
       {"latched", "", kNeither, "1 where the copies waited behind a stream latch (GPU-timed)"},

@@ -6,6 +6,7 @@
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/stream_work_timing.hpp"
 #include "harness/trace/nvtx.hpp"
+#include "kernels/sm_copy.cuh"
 
 namespace h2d {
 
@@ -28,6 +29,19 @@ CopyTiming time_latched_async(const CopyJob& job, StreamLatch& latch, const Stre
                               const Event& start, const Event& stop) {
   NvtxRange range(NvtxCategory::copy, "latched async copies", job.bytes * job.copies);
   return time_stream_work([&] { enqueue_copies(job, stream); }, &latch, stream, start, stop);
+}
+
+CopyTiming time_latched_sm_copy(const CopyJob& job, unsigned blocks, StreamLatch& latch,
+                                const Stream& stream, const Event& start, const Event& stop) {
+  NvtxRange range(NvtxCategory::copy, "latched SM copies", job.bytes * job.copies);
+  return time_stream_work(
+      [&] {
+        for (int i = 0; i < job.copies; ++i) {
+          H2D_CUDA_CHECK(kernels::launch_sm_copy(job.destination, job.source, job.bytes, blocks,
+                                                 stream.get()));
+        }
+      },
+      &latch, stream, start, stop);
 }
 
 CopyTiming time_unlatched_async(const CopyJob& job, const Stream& stream) {

@@ -39,6 +39,12 @@ struct CopyTiming {
 CopyTiming time_latched_async(const CopyJob& job, StreamLatch& latch, const Stream& stream,
                               const Event& start, const Event& stop);
 
+// The job's copies made by the SMs (kernels/sm_copy, `blocks` blocks each) instead of a copy
+// engine, latched and timed by events as time_latched_async does. The job's pointers must be
+// device addresses: device memory, or host memory's mapped address (HostBuffer::device_pointer).
+CopyTiming time_latched_sm_copy(const CopyJob& job, unsigned blocks, StreamLatch& latch,
+                                const Stream& stream, const Event& start, const Event& stop);
+
 // Async calls that cannot be latched (pageable memory: the driver synchronizes first and would
 // deadlock behind a latch): host clock around the enqueue and the stream's completion.
 CopyTiming time_unlatched_async(const CopyJob& job, const Stream& stream);

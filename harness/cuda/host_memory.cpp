@@ -151,9 +151,11 @@ HostBuffer::~HostBuffer() {
 }
 
 void* HostBuffer::device_pointer() const {
-  if (kind_ != HostKind::mapped) {
-    throw std::logic_error(
-        fmt::format("a {} buffer has no device pointer; allocate it mapped", to_string(kind_)));
+  // With unified addressing (every 64-bit platform CUDA supports) every cudaMallocHost and
+  // cudaHostAlloc allocation is mapped; registered memory only when registered mapped.
+  if (!is_page_locked(kind_) || kind_ == HostKind::registered) {
+    throw std::logic_error(fmt::format(
+        "a {} buffer has no device pointer; allocate it pinned or mapped", to_string(kind_)));
   }
   void* device = nullptr;
   H2D_CUDA_CHECK(cudaHostGetDevicePointer(&device, data_, 0));

@@ -53,7 +53,8 @@ class HostBuffer {
   std::byte* data() const { return data_; }
   std::size_t size() const { return bytes_; }
   HostKind kind() const { return kind_; }
-  // The device-side address of a mapped buffer (zero-copy); throws for other kinds.
+  // The device-side address of a buffer from cudaMallocHost or cudaHostAlloc (zero-copy, SM
+  // copies: with unified addressing they are all mapped); throws for pageable and registered.
   void* device_pointer() const;
 
  private:

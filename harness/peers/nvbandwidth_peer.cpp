@@ -11,9 +11,12 @@
 namespace h2d {
 
 const std::vector<std::string>& nvbandwidth_tests() {
-  static const std::vector<std::string> tests = {
-      "host_to_device_memcpy_ce", "device_to_host_memcpy_ce",
-      "host_to_device_bidirectional_memcpy_ce", "device_to_host_bidirectional_memcpy_ce"};
+  static const std::vector<std::string> tests = {"host_to_device_memcpy_ce",
+                                                 "device_to_host_memcpy_ce",
+                                                 "host_to_device_bidirectional_memcpy_ce",
+                                                 "device_to_host_bidirectional_memcpy_ce",
+                                                 "host_to_device_memcpy_sm",
+                                                 "device_to_host_memcpy_sm"};
   return tests;
 }
 
@@ -25,18 +28,21 @@ std::vector<std::string> nvbandwidth_command(const std::string& program, std::ui
 
 PeerRun read_nvbandwidth_run(const std::vector<std::string>& argv, std::uint64_t bytes,
                              const ProcessOutcome& outcome, std::chrono::milliseconds limit) {
-  // The unidirectional tests are the copies h2d/memory times; the bidirectional ones time one
-  // direction with the other running, as h2d/memory dir=both does each (its counter of that
-  // direction).
+  // The unidirectional tests are the copies h2d/memory times (the _sm ones its engine=sm); the
+  // bidirectional ones time one direction with the other running, as h2d/memory dir=both does
+  // each (its counter of that direction).
   struct Pairing {
     std::string dir;
     std::string counter;
+    std::string engine = "ce";
   };
   static const std::map<std::string, Pairing> pairing_of = {
       {"host_to_device_memcpy_ce", {"h2d", ""}},
       {"device_to_host_memcpy_ce", {"d2h", ""}},
       {"host_to_device_bidirectional_memcpy_ce", {"both", "h2d_both_GB_per_s"}},
-      {"device_to_host_bidirectional_memcpy_ce", {"both", "d2h_both_GB_per_s"}}};
+      {"device_to_host_bidirectional_memcpy_ce", {"both", "d2h_both_GB_per_s"}},
+      {"host_to_device_memcpy_sm", {"h2d", "", "sm"}},
+      {"device_to_host_memcpy_sm", {"d2h", "", "sm"}}};
   PeerRun run{"nvbandwidth", command_text(argv), "failed", "", outcome.elapsed_s, {}};
   if (auto failure = process_failure(outcome, limit)) {
     run.reason = std::move(*failure);
@@ -59,7 +65,8 @@ PeerRun read_nvbandwidth_run(const std::vector<std::string>& argv, std::uint64_t
     figure.value = sum.gb_per_s;
     figure.unit = "GB/s";
     if (const auto pairing = pairing_of.find(sum.test); pairing != pairing_of.end()) {
-      figure.pairs_with = memory_case(pairing->second.dir, "pinned", "async", bytes);
+      figure.pairs_with =
+          memory_case(pairing->second.dir, "pinned", "async", bytes, pairing->second.engine);
       figure.pairs_counter = pairing->second.counter;
     }
     run.figures.push_back(std::move(figure));

@@ -32,13 +32,13 @@ bool is_plain_train_loop(const ParsedCaseName& name) {
 }  // namespace
 
 std::string memory_case(const std::string& dir, const std::string& kind, const std::string& mode,
-                        std::uint64_t bytes) {
-  return CaseName("h2d/memory")
-      .add("dir", dir)
-      .add("kind", kind)
-      .add("mode", mode)
-      .add_bytes("bytes", static_cast<std::size_t>(bytes))
-      .str();
+                        std::uint64_t bytes, const std::string& engine) {
+  CaseName name("h2d/memory");
+  name.add("dir", dir).add("kind", kind).add("mode", mode);
+  if (engine != "ce") {  // absent for the copy engine, as the family names it
+    name.add("engine", engine);
+  }
+  return name.add_bytes("bytes", static_cast<std::size_t>(bytes)).str();
 }
 
 std::vector<std::uint64_t> peer_copy_sizes(const nlohmann::json& report, std::size_t most) {

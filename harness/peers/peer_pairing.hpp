@@ -13,10 +13,10 @@ namespace h2d {
 // Which h2dbench case a peer's figure stands beside, and what sizes and loader settings a run
 // gives its peers to measure. Pure: reads case names, never measures.
 
-// The case a copy of `bytes` in `dir` ("h2d" or "d2h") from memory of `kind` in `mode` is:
-// h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB.
+// The case a copy of `bytes` in `dir` ("h2d", "d2h" or "both") from memory of `kind` in `mode` by
+// `engine` ("ce" or "sm") is: h2d/memory/dir=h2d/kind=pinned/mode=async/bytes=64MiB.
 std::string memory_case(const std::string& dir, const std::string& kind, const std::string& mode,
-                        std::uint64_t bytes);
+                        std::uint64_t bytes, const std::string& engine = "ce");
 
 // The sizes of the report's pinned async h2d/memory cases that nvbandwidth can take (whole MiB,
 // at least 1 MiB): distinct, the `most` largest, ascending. nvbandwidth at many sizes costs

@@ -33,7 +33,8 @@ std::string spaced_size(const std::string& size) {
 }
 
 // "pinned H2D 64 MiB" for a copy case (its mode said when it is not the async one; of dir=both,
-// the direction `counter` holds: "pinned H2D with D2H 64 MiB"), else the name.
+// the direction `counter` holds: "pinned H2D with D2H 64 MiB"; engine=sm: "... by the SMs"),
+// else the name.
 std::string case_label(const ReportCase& c, const std::string& counter) {
   if (c.parsed.family != "h2d/memory") {
     return c.name;
@@ -48,8 +49,9 @@ std::string case_label(const ReportCase& c, const std::string& counter) {
     }
   }
   const std::string mode = c.parsed.get("mode");
-  return fmt::format("{} {} {}{}", c.parsed.get("kind"), dir, spaced_size(c.parsed.get("bytes")),
-                     mode == "async" ? "" : " (" + mode + ")");
+  const std::string engine = c.parsed.get("engine") == "sm" ? " by the SMs" : "";
+  return fmt::format("{} {} {}{}{}", c.parsed.get("kind"), dir, spaced_size(c.parsed.get("bytes")),
+                     engine, mode == "async" ? "" : " (" + mode + ")");
 }
 
 std::string figure_text(double value) {

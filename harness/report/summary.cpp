@@ -21,6 +21,7 @@
 #include "harness/report/sample_record.hpp"
 #include "harness/report/simulated_report.hpp"
 #include "harness/report/skipped_families.hpp"
+#include "harness/report/sm_copy_reading.hpp"
 #include "harness/report/within_noise.hpp"
 
 namespace h2d {
@@ -389,6 +390,9 @@ FamilySummary summarize_family(const std::string& family,
           "{}{}across {} sizes: {} is best{} at {} of them", shape, shape.empty() ? "" : " ",
           sized.size(), top->first, ties ? " or within noise" : "", top->second));
     }
+  }
+  for (std::string& line : sm_copy_readings(measured, summary.metric)) {
+    summary.findings.push_back(std::move(line));
   }
   summary.warnings = family_warnings(measured, summary.metric, catalog);
   summary.warnings.insert(summary.warnings.end(), trace_findings.begin(), trace_findings.end());
