@@ -10,6 +10,7 @@
 
 #include "harness/batch/batch.hpp"
 #include "harness/core/host_threads.hpp"
+#include "harness/cuda/batched_copy.hpp"
 #include "harness/cuda/device.hpp"
 #include "harness/report/report_file.hpp"
 #include "harness/report/summary.hpp"
@@ -259,6 +260,23 @@ TEST(BatchRunGpu, TheDetectionSampleArrivesVerified) {
 }
 
 // imagenet's 3x224x224 image normalized on either side, checked against the reference.
+// copy=batched: a batch's copies in one cudaMemcpyBatchAsync call, and every member of every
+// sample verified where it landed; the detection sample as pin_memory=True pins a list of it, in
+// both collates (quick's batched case).
+TEST(BatchRunGpu, ABatchedCopyIsOneCallAndEveryMemberArrives) {
+  H2D_REQUIRE_GPU();
+  if (!batched_copy_built()) {
+    GTEST_SKIP() << batched_copy_missing();
+  }
+  const Runs runs = run_quick("/copy=batched/", "gpu_batched", nullptr, "--sample detection");
+  ASSERT_EQ(runs.size(), 2u) << "layout=list pin=requested batch=16, collate pad and list";
+  for (const auto& [name, run] : runs) {
+    EXPECT_EQ(counter(runs, name, "calls_per_batch"), 1) << name;
+    EXPECT_GE(counter(runs, name, "copies_per_batch"), 7) << name;
+    EXPECT_EQ(counter(runs, name, "pinned_fraction"), 1) << name;
+  }
+}
+
 TEST(BatchRunGpu, PreprocessNormalizesTheSamplesImage) {
   H2D_REQUIRE_GPU();
   const Runs runs =

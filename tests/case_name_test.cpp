@@ -56,7 +56,7 @@ TEST(DeclaredCaseName, RefusesAKeyItsFamilyDoesNotDeclare) {
     FAIL() << "an undeclared key was accepted";
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("h2d/memory declares no axis 'policy' (declared: gpu, "
-                                         "dir, kind, mode, bytes)"),
+                                         "dir, kind, mode, engine, pages, bytes)"),
               std::string::npos)
         << e.what();
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "harness/core/verification.hpp"
 #include "harness/cuda/cuda_error.hpp"
@@ -30,10 +31,11 @@ std::size_t BatchDevice::output_bytes(const LayoutPlan& layout, BatchTask task) 
 }
 
 BatchDevice::BatchDevice(int device, const LayoutPlan& layout, const TransferPlan& transfer,
-                         BatchTask task)
+                         BatchTask task, CopyIssue issue)
     : layout_(layout),
       pack_(transfer.pack),
       task_(task),
+      issue_(issue),
       block_(device, std::max<std::size_t>(transfer.pack.bytes, 1)) {
   const std::size_t output = output_bytes(layout, task);
   if (output > 0) {
@@ -54,9 +56,18 @@ void BatchDevice::enqueue(const std::vector<HostCopy>& copies, const Stream& str
                           const Event& h2d_done, const Event& model_done) const {
   NvtxRange range(NvtxCategory::copy,
                   task_ == BatchTask::predict ? "enqueue predict batch" : "enqueue train batch");
-  for (const HostCopy& copy : copies) {
-    H2D_CUDA_CHECK(cudaMemcpyAsync(block_.data() + copy.device_offset, copy.source, copy.bytes,
-                                   cudaMemcpyHostToDevice, stream.get()));
+  if (issue_.batched) {
+    std::vector<BatchedCopy> batched;
+    batched.reserve(copies.size());
+    for (const HostCopy& copy : copies) {
+      batched.push_back({block_.data() + copy.device_offset, copy.source, copy.bytes});
+    }
+    enqueue_batched_copies(batched, issue_.order, stream.get());
+  } else {
+    for (const HostCopy& copy : copies) {
+      H2D_CUDA_CHECK(cudaMemcpyAsync(block_.data() + copy.device_offset, copy.source, copy.bytes,
+                                     cudaMemcpyHostToDevice, stream.get()));
+    }
   }
   h2d_done.record(stream.get());
   if (task_ != BatchTask::predict) {

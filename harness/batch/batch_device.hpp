@@ -6,6 +6,7 @@
 #include "harness/batch/batch.hpp"
 #include "harness/batch/pin_policy.hpp"
 #include "harness/batch/sample_set.hpp"
+#include "harness/cuda/batched_copy.hpp"
 #include "harness/cuda/device_buffer.hpp"
 #include "harness/cuda/event.hpp"
 #include "harness/cuda/host_memory.hpp"
@@ -19,16 +20,24 @@ namespace h2d {
 // writes each sample's first plane of its first member (the tile's first image channel, one
 // float32 per pixel) as its output, so what comes back depends on what arrived. Predict needs
 // that member not to vary (std::invalid_argument).
+// How a batch's host-to-device copies are issued: one cudaMemcpyAsync each (the default), or all
+// of them in one cudaMemcpyBatchAsync call (copy=batched) whose sources are read per `order`.
+struct CopyIssue {
+  bool batched = false;
+  SourceOrder order = SourceOrder::stream;
+};
+
 class BatchDevice {
  public:
-  BatchDevice(int device, const LayoutPlan& layout, const TransferPlan& transfer, BatchTask task);
+  BatchDevice(int device, const LayoutPlan& layout, const TransferPlan& transfer, BatchTask task,
+              CopyIssue issue = {});
 
   // Bytes of the predict output (0 for train).
   static std::size_t output_bytes(const LayoutPlan& layout, BatchTask task);
 
-  // Enqueues the batch on `stream`: the H2D copies, then `h2d_done`; for predict the model, then
-  // `model_done`, then the D2H of the output. Nothing here synchronizes: the host may read
-  // output() only after the stream has been synchronized.
+  // Enqueues the batch on `stream`: the H2D copies (as the CopyIssue says), then `h2d_done`; for
+  // predict the model, then `model_done`, then the D2H of the output. Nothing here synchronizes:
+  // the host may read output() only after the stream has been synchronized.
   void enqueue(const std::vector<HostCopy>& copies, const Stream& stream, const Event& h2d_done,
                const Event& model_done) const;
 
@@ -53,6 +62,7 @@ class BatchDevice {
   LayoutPlan layout_;
   PackPlan pack_;
   BatchTask task_;
+  CopyIssue issue_;
   std::size_t image_stride_ = 0;  // packed_stride of the images, for the model's 2D copy
   DeviceBuffer block_;
   DeviceBuffer device_output_;

@@ -102,6 +102,8 @@ std::vector<CounterDeclaration> catalog() {
       // --- counts ---
       {"copies_per_measurement", "", kNeither, "copies timed together in one measurement"},
       {"copies_per_batch", "", kNeither, "separate copies a batch takes to cross the bus"},
+      {"calls_per_batch", "", kNeither,
+       "copy calls a batch takes: one a copy, or 1 batched (copy=batched)"},
       {"chunks", "", kNeither, "chunks the copy is split into"},
       {"calibration_trials", "", kNeither, "ring shapes the tuned ring tried"},
       {"slot_waits_per_chunk", "", kLower, "times a chunk waited for a free slot, per chunk"},

@@ -77,6 +77,7 @@ std::vector<AxisDeclaration> loop_axes() {
                             "pin_thread"),
           strategy("pin_threads", "1"),
           asking_async(strategy("copy", "sync"), {"async"}),
+          strategy("memcpy", "slot"),
           workload("batch"),
           workload("compute_us"),
           workload("sample_us"),
@@ -96,7 +97,7 @@ std::vector<FamilyAxes> make_declarations() {
             framework_default(asking_pinned(strategy("pin", "none", PlotPlace::series),
                                             {"requested", "per_member", "packed", "pinned_slots"}),
                               "requested"),
-            workload("batch")},
+            strategy("copy", "each"), strategy("order", "stream"), workload("batch")},
            /*link_bound=*/true}),
       on_each_gpu(
           {"h2d/decode",

@@ -38,6 +38,9 @@ HostStepEngine::HostStepEngine(const PipelineConfig& config)
   if (config.decode == DecodeMode::gpu) {
     throw CaseSkipped("decode=gpu decodes with nvJPEG on a GPU: the host stand-in has no device");
   }
+  if (config.batched_copy) {
+    throw CaseSkipped("memcpy=batched is a CUDA call: the host stand-in copies the slot whole");
+  }
   for (Lane& lane : lanes_) {
     lane.buffer = HostBlock::pageable(layout_.device_bytes());
     std::memset(lane.buffer.data(), 0, lane.buffer.size());

@@ -99,6 +99,8 @@ void validate(const PipelineConfig& config) {
   require(config.decode == DecodeMode::none || !config.sample,
           "decode=cpu|gpu decodes the tile's JPEGs: it takes no --sample");
   require(!config.sample || !config.sample->members.empty(), "a sample needs a member");
+  require(!config.batched_copy || config.decode != DecodeMode::gpu,
+          "memcpy=batched copies the batch's regions; decode=gpu hands nvJPEG its bytes instead");
 }
 
 std::string describe(const PipelineConfig& config) {
@@ -113,7 +115,8 @@ std::string describe(const PipelineConfig& config) {
                         config.packed_members ? " members=packed" : ""),
       config.prefetch, to_string(config.pin),
       config.pin_threads == 1 ? "" : fmt::format(" pin_threads={}", config.pin_threads),
-      to_string(config.copy), config.batch_size,
+      std::string(to_string(config.copy)) + (config.batched_copy ? " memcpy=batched" : ""),
+      config.batch_size,
       config.sample ? "" : fmt::format(" tile={}x{}x{}", config.channels, config.tile, config.tile),
       config.sample_us, config.compute_us, slots,
       config.decode == DecodeMode::none ? "" : fmt::format(" decode={}", to_string(config.decode)));

@@ -78,6 +78,9 @@ struct PipelineConfig {
   // that pays and when the cores are better spent on workers).
   std::size_t pin_threads = 1;
   CopyMode copy = CopyMode::async;
+  // memcpy=batched: the step copies the slot's regions (each member's, the ids') in one
+  // cudaMemcpyBatchAsync call instead of the whole slot in one cudaMemcpyAsync (GPU families only)
+  bool batched_copy = false;
   std::size_t batch_size = 32;
   std::size_t tile = 128;
   std::size_t channels = 3;

@@ -234,6 +234,16 @@ std::vector<PipelineConfig> pipeline_sweep(Preset preset, LoopKind loop, bool ho
                      [](PipelineConfig& c, double v) { c.sample_us = v; });
   add_decode_cases(configs, base, preset, host_only);
   add_process_cases(configs, base, preset, host_only);
+  if (!host_only) {
+    // The copy hop as one cudaMemcpyBatchAsync of the slot's regions, from the pinned ring and
+    // behind the pin thread.
+    for (PinMode pin : {PinMode::pinned_ring, PinMode::pin_thread}) {
+      PipelineConfig batched = base;
+      batched.pin = pin;
+      batched.batched_copy = true;
+      add_unique(configs, batched);
+    }
+  }
   if (full && !host_only) {
     // How pinning and async copies pay off when the step is short and when it is long.
     for (double compute_us : {200.0, 5000.0}) {
@@ -265,8 +275,11 @@ CaseName& add_pipeline_keys(CaseName& name, const PipelineConfig& config, bool w
   if (config.pin_threads != 1) {  // absent otherwise: older reports keep their names
     name.add("pin_threads", static_cast<long long>(config.pin_threads));
   }
-  name.add("copy", std::string(to_string(config.copy)))
-      .add("batch", static_cast<long long>(config.batch_size))
+  name.add("copy", std::string(to_string(config.copy)));
+  if (config.batched_copy) {  // absent for one copy of the slot: older reports keep their names
+    name.add("memcpy", "batched");
+  }
+  name.add("batch", static_cast<long long>(config.batch_size))
       .add("compute_us", static_cast<long long>(config.compute_us))
       .add("sample_us", static_cast<long long>(config.sample_us));
   if (config.decode != DecodeMode::none) {  // absent otherwise: older reports keep their names

@@ -2,7 +2,9 @@
 // "API synchronization behavior" (Runtime API reference, section 2).
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "sim/runtime/api_support.hpp"
 #include "sim/runtime/pageable_staging.hpp"
@@ -171,6 +173,82 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
   RuntimeCall record("cudaMemcpyAsync");
   return queue_copy({"cudaMemcpyAsync", Api::async, dst, src, linear(count), kind, stream}, record);
 }
+
+// Runtime API cudaMemcpyBatchAsync (CUDA 12.8; 13.0 dropped failIdx): pointer-to-pointer copies,
+// each with the attributes of the last attrsIdxs entry at or before it; the batch runs in stream
+// order, its copies in any order among themselves (here: one after another). Every pointer, size
+// and attribute is checked first, and nothing is queued unless all pass. A batch whose host
+// sources are part page-locked and part pageable is cudaErrorInvalidValue, as the driver refuses
+// it. Pageable sources are read as cudaMemcpyAsync reads them (staged when the copy is queued).
+namespace {
+
+cudaError_t queue_batch(void* const* dsts, const void* const* srcs, const size_t* sizes,
+                        size_t count, const cudaMemcpyAttributes* attrs, const size_t* attrsIdxs,
+                        size_t numAttrs, size_t* failIdx, cudaStream_t stream) {
+  RuntimeCall record("cudaMemcpyBatchAsync");
+  const auto refuse = [&](std::size_t copy) {
+    if (failIdx != nullptr) {
+      *failIdx = copy;
+    }
+    return fail(cudaErrorInvalidValue);
+  };
+  if (count == 0 || dsts == nullptr || srcs == nullptr || sizes == nullptr || attrs == nullptr ||
+      attrsIdxs == nullptr || numAttrs == 0 || numAttrs > count || attrsIdxs[0] != 0) {
+    return refuse(SIZE_MAX);
+  }
+  for (size_t a = 0; a < numAttrs; ++a) {
+    const cudaMemcpySrcAccessOrder order = attrs[a].srcAccessOrder;
+    const bool known = order == cudaMemcpySrcAccessOrderStream ||
+                       order == cudaMemcpySrcAccessOrderDuringApiCall ||
+                       order == cudaMemcpySrcAccessOrderAny;
+    if (!known || (a > 0 && attrsIdxs[a] <= attrsIdxs[a - 1]) || attrsIdxs[a] >= count) {
+      return refuse(attrsIdxs[a] < count ? attrsIdxs[a] : SIZE_MAX);
+    }
+  }
+  std::vector<CopyRoute> routes(count);
+  bool page_locked_host = false;
+  bool pageable_host = false;
+  for (size_t i = 0; i < count; ++i) {
+    if (route_copy(runtime().memory, dsts[i], srcs[i], sizes[i], sizes[i], cudaMemcpyDefault,
+                   routes[i]) != cudaSuccess) {
+      return refuse(i);
+    }
+    if (!routes[i].source.on_device()) {
+      (routes[i].source.pageable() ? pageable_host : page_locked_host) = true;
+    }
+    if (page_locked_host && pageable_host) {
+      return refuse(i);
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const cudaError_t error = queue_copy({"cudaMemcpyBatchAsync", Api::async, dsts[i], srcs[i],
+                                          linear(sizes[i]), cudaMemcpyDefault, stream},
+                                         record, false, &routes[i]);
+    if (error != cudaSuccess) {
+      if (failIdx != nullptr) {
+        *failIdx = i;
+      }
+      return error;
+    }
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+#if CUDART_VERSION >= 13000
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes,
+                                 size_t count, cudaMemcpyAttributes* attrs, size_t* attrsIdxs,
+                                 size_t numAttrs, cudaStream_t stream) {
+  return queue_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, nullptr, stream);
+}
+#elif CUDART_VERSION >= 12080
+cudaError_t cudaMemcpyBatchAsync(void** dsts, void** srcs, size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs,
+                                 size_t* failIdx, cudaStream_t stream) {
+  return queue_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+}
+#endif
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind,

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/core/sample_spec.hpp"
+#include "harness/cuda/batched_copy.hpp"
 #include "harness/pipeline/gpu/gpu_step_engine.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/pipeline/pipeline_case.hpp"
@@ -41,6 +43,24 @@ TEST(GpuPipelineSlowLink, ASlotIsRefilledOnlyAfterItsCopyLanded) {
   const sim::SimMachine machine({{"H2D_SIM_DEVICES", "1"}, {"H2D_SIM_H2D_GBPS", "0.2"}});
   for (PinMode pin : {PinMode::pin_thread, PinMode::pinned_ring}) {
     PipelineConfig config = slow_link_config(pin);
+    config.batches = 6;
+    config.slots = 1;
+    expect_every_batch_intact(config);
+  }
+}
+
+// The same when the copy hop is one cudaMemcpyBatchAsync of the slot's regions (memcpy=batched,
+// a sample of three members): the slot goes back only after the whole batch of copies landed (the
+// planted bug tests/mutants/batched-copy-hands-its-slot-back-before-it-lands.patch).
+TEST(GpuPipelineSlowLink, ABatchedCopyHandsItsSlotBackOnlyAfterEveryRegionLanded) {
+  if (!batched_copy_built()) {
+    GTEST_SKIP() << batched_copy_missing();
+  }
+  const sim::SimMachine machine({{"H2D_SIM_DEVICES", "1"}, {"H2D_SIM_H2D_GBPS", "0.2"}});
+  for (PinMode pin : {PinMode::pin_thread, PinMode::pinned_ring}) {
+    PipelineConfig config = slow_link_config(pin);
+    config.sample = parse_sample("image:3x64x64:float32,boxes:0..9x4:float32,labels:0..9:int64");
+    config.batched_copy = true;
     config.batches = 6;
     config.slots = 1;
     expect_every_batch_intact(config);

@@ -94,6 +94,65 @@ TEST(SimMemory, DeviceMemoryLimitAndBadCopiesReturnCudaErrors) {
   cudaGetLastError();
 }
 
+#if CUDART_VERSION >= 13000
+// cudaMemcpyBatchAsync: every copy of the batch lands; what CUDA refuses is refused before any is
+// queued: no copies, an attribute without a source order, attributes that do not start at copy 0,
+// and host sources part page-locked and part pageable.
+TEST(SimMemory, ABatchedCopyLandsEveryCopyAndRefusesWhatCudaRefuses) {
+  SimMachine machine({});
+  void* device = nullptr;
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, 3 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, 2 * kMiB), cudaSuccess);
+  std::vector<char> pageable(kMiB, 7);
+  std::memset(pinned, 5, 2 * kMiB);
+  auto* on_device = static_cast<char*>(device);
+  void* const destinations[] = {on_device, on_device + kMiB, on_device + 2 * kMiB};
+  const void* const pinned_sources[] = {pinned, static_cast<char*>(pinned) + kMiB, pinned};
+  const size_t sizes[] = {kMiB, kMiB, 100};
+  cudaMemcpyAttributes attributes{};
+  attributes.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  size_t first = 0;
+  ASSERT_EQ(
+      cudaMemcpyBatchAsync(destinations, pinned_sources, sizes, 3, &attributes, &first, 1, nullptr),
+      cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  std::vector<char> back(3 * kMiB);
+  ASSERT_EQ(cudaMemcpy(back.data(), device, back.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[0], 5);
+  EXPECT_EQ(back[2 * kMiB - 1], 5);
+  EXPECT_EQ(back[2 * kMiB + 99], 5);
+  EXPECT_EQ(back[2 * kMiB + 100], 0) << "past the third copy's 100 bytes";
+
+  EXPECT_EQ(
+      cudaMemcpyBatchAsync(destinations, pinned_sources, sizes, 0, &attributes, &first, 1, nullptr),
+      cudaErrorInvalidValue);
+  cudaMemcpyAttributes unordered{};
+  EXPECT_EQ(
+      cudaMemcpyBatchAsync(destinations, pinned_sources, sizes, 3, &unordered, &first, 1, nullptr),
+      cudaErrorInvalidValue);
+  size_t late = 1;
+  EXPECT_EQ(
+      cudaMemcpyBatchAsync(destinations, pinned_sources, sizes, 3, &attributes, &late, 1, nullptr),
+      cudaErrorInvalidValue);
+  const void* const mixed[] = {pinned, pageable.data(), pinned};
+  EXPECT_EQ(cudaMemcpyBatchAsync(destinations, mixed, sizes, 3, &attributes, &first, 1, nullptr),
+            cudaErrorInvalidValue);
+  attributes.srcAccessOrder = cudaMemcpySrcAccessOrderAny;
+  const void* const pageable_sources[] = {pageable.data(), pageable.data(), pageable.data()};
+  ASSERT_EQ(cudaMemcpyBatchAsync(destinations, pageable_sources, sizes, 3, &attributes, &first, 1,
+                                 nullptr),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), device, back.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[kMiB], 7);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue) << "the refusals' error, until read";
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+#endif
+
 TEST(SimMemory, DevicesAreNamedAsSimulatedAndDistinct) {
   SimMachine machine({{"H2D_SIM_DEVICES", "2"}, {"H2D_SIM_COPY_ENGINES", "1"}});
   int count = 0;

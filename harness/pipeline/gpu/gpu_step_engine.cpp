@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "harness/core/case_skipped.hpp"
+#include "harness/cuda/batched_copy.hpp"
 #include "harness/cuda/cuda_error.hpp"
 #include "harness/cuda/host_registration.hpp"
 #include "harness/cuda/scoped_device.hpp"
@@ -73,6 +74,9 @@ GpuStepEngine::GpuStepEngine(int device, const PipelineConfig& config)
       readback_(device),
       normalize_(make_normalize_params(imagenet_stats())) {
   ScopedDevice on(device);
+  if (config.batched_copy && !batched_copy_built()) {
+    throw CaseSkipped(batched_copy_missing());
+  }
   if (config.decode == DecodeMode::gpu) {
     jpeg_.emplace(make_jpeg_decoder(device));
     sample_pixel_bytes_ = config.tile * config.tile * 3;
@@ -155,6 +159,19 @@ void GpuStepEngine::enqueue_jpeg_decode(Lane& lane, const std::byte* slot, std::
   lane.decoded.record(copy_.get());
 }
 
+// memcpy=batched: each region of the slot (every member's, the ids') to its place in the lane, in
+// one cudaMemcpyBatchAsync on the copy stream, then the lane's copy end.
+void GpuStepEngine::enqueue_batched_copy(Lane& lane, const std::byte* slot) {
+  std::vector<BatchedCopy> regions;
+  regions.reserve(layout_.segments());
+  for (std::size_t segment = 0; segment < layout_.segments(); ++segment) {
+    const std::size_t offset = layout_.segment_offset(segment);
+    regions.push_back({lane.buffer.data() + offset, slot + offset, layout_.segment_bytes(segment)});
+  }
+  enqueue_batched_copies(regions, SourceOrder::stream, copy_.get());
+  lane.copy_end.record(copy_.get());
+}
+
 void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
   ScopedDevice on(device_);
   Lane& lane = lanes_.at(lane_index);
@@ -169,6 +186,8 @@ void GpuStepEngine::submit(std::size_t lane_index, const StepJob& job) {
     lane.copy_start.record(copy_.get());
     if (jpeg_) {
       enqueue_jpeg_decode(lane, source, job.bytes);
+    } else if (config_.batched_copy) {
+      enqueue_batched_copy(lane, source);
     } else {
       H2D_CUDA_CHECK(cudaMemcpyAsync(lane.buffer.data(), source, layout_.host_bytes(),
                                      cudaMemcpyHostToDevice, copy_.get()));

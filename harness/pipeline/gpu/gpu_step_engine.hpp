@@ -65,6 +65,7 @@ class GpuStepEngine final : public StepEngine {
     bool check_pixels = false;
   };
 
+  void enqueue_batched_copy(Lane& lane, const std::byte* slot);
   void enqueue_jpeg_decode(Lane& lane, const std::byte* slot, std::size_t bytes);
 
   const int device_;
