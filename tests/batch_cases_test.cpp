@@ -40,8 +40,11 @@ TEST(BatchCases, QuickRunsEveryDistinctPolicyAtBatchOneAndSixteen) {
   const auto names = case_names("h2d/batch", Preset::quick);
   // A batch size, train: single 3 policies, tuple 4, list 4 (per_member is what pin=requested
   // does), custom 1 (pin=requested, the silent no-pin); predict: single 3, tuple 3 (one buffer:
-  // packing is pinning), list 3 (batch 1) or 4, custom 1.
-  EXPECT_EQ(names.size(), 2 * 12u + (10u + 11));
+  // packing is pinning), list 3 (batch 1) or 4, custom 1; and one train batch in one
+  // cudaMemcpyBatchAsync (copy=batched).
+  EXPECT_EQ(names.size(), 2 * 12u + (10u + 11) + 1);
+  EXPECT_TRUE(
+      contains(names, "h2d/batch/task=train/layout=list/pin=requested/copy=batched/batch=16"));
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
   EXPECT_TRUE(contains(names, "h2d/batch/task=train/layout=tuple/pin=requested/batch=16"));
   EXPECT_TRUE(contains(names, "h2d/batch/task=predict/layout=list/pin=packed/batch=16"));

@@ -207,6 +207,31 @@ TEST(GpuMemoryFamily, HugePageCasesVerifyAndSayWhatTheyGot) {
   }
 }
 
+// kind=managed: a managed buffer the host filled, prefetched to the device and read there intact
+// (default's sizes; two of them here).
+TEST(GpuMemoryFamily, ManagedMemoryIsPrefetchedAndVerifiedOrSkippedSayingWhy) {
+  H2D_REQUIRE_GPU();
+  testing::TempDir dir;
+  const std::string out = dir.file("managed.json");
+  const auto result = testing::run_process(
+      testing::h2dbench() +
+      " run --preset default --filter '^h2d/memory/dir=h2d/kind=managed/mode=async/"
+      "bytes=(4KiB|1MiB)$' --out " +
+      out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const Report report = read_report(out);
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
+  const auto& runs = report.document["benchmarks"];
+  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
+  ASSERT_EQ(runs.size() + skipped.size(), 2u) << result.output;
+  for (const auto& run : runs) {
+    EXPECT_GT(run["GB_per_s"].get<double>(), 0) << run["name"];
+  }
+  for (const auto& skip : skipped) {
+    EXPECT_NE(skip["reason"].get<std::string>().find("ConcurrentManagedAccess"), std::string::npos);
+  }
+}
+
 // cudaMemcpyAsync from pageable memory synchronizes before it copies, so a latch ahead of it would
 // hold the copy until the latch's own timeout: pageable copies must run unlatched. One case, so a
 // build that latches them fails in one timeout, not in one per case of the quick run above.

@@ -1,7 +1,7 @@
 // h2d/memory: one buffer copied between host and device, by host memory kind, direction, API mode
 // and size. The baseline every other family is compared with. dir=both: both directions at once
 // (memory_duplex); pages=huge: pageable and registered memory on huge pages; engine=sm: the SMs
-// copy instead of a copy engine.
+// copy instead of a copy engine; kind=managed: managed memory prefetched (memory_managed).
 
 #include <cuda_runtime_api.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "benchmarks/families/memory_duplex.hpp"
+#include "benchmarks/families/memory_managed.hpp"
 #include "harness/core/byte_size.hpp"
 #include "harness/core/case_name.hpp"
 #include "harness/core/size_grid.hpp"
@@ -147,6 +148,23 @@ void add_duplex_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
   }
 }
 
+// kind=managed: managed memory the host filled, prefetched to the device (not in quick).
+void add_managed_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
+                       const DeviceInfo& gpu) {
+  if (plan.preset == Preset::quick) {
+    return;
+  }
+  for (std::size_t bytes : transfer_sizes(plan.preset)) {
+    const CaseName name = case_name_on("h2d/memory", plan, gpu)
+                              .add("dir", "h2d")
+                              .add("kind", "managed")
+                              .add("mode", "async")
+                              .add_bytes("bytes", bytes);
+    cases.push_back(
+        make_case(name, {{"gpu", gpu.ordinal}}, run_managed_case, ManagedCase{gpu.ordinal, bytes}));
+  }
+}
+
 // engine=sm: the SMs copy instead of a copy engine (nvbandwidth's *_memcpy_sm), async from and to
 // pinned memory and from write-combined memory, a block an SM.
 void add_sm_copy_cases(std::vector<BenchmarkCase>& cases, const RunPlan& plan,
@@ -225,6 +243,7 @@ std::vector<BenchmarkCase> memory_cases(const RunPlan& plan) {
     add_duplex_cases(cases, plan, gpu);
     add_huge_page_cases(cases, plan, gpu);
     add_sm_copy_cases(cases, plan, gpu);
+    add_managed_cases(cases, plan, gpu);
   }
   return cases;
 }

@@ -236,6 +236,69 @@ cudaError_t queue_batch(void* const* dsts, const void* const* srcs, const size_t
 
 }  // namespace
 
+// Runtime API cudaMemPrefetchAsync: the migration of managed memory to a device or the host,
+// modelled as a copy of its bytes on the engine of that direction that lands nothing (the memory
+// is host memory throughout). A range outside one managed allocation is cudaErrorInvalidValue.
+namespace {
+
+cudaError_t queue_prefetch(const void* pointer, size_t count, bool to_device, int ordinal,
+                           cudaStream_t stream_handle) {
+  RuntimeCall record("cudaMemPrefetchAsync");
+  StreamPtr stream;
+  Device* device = nullptr;
+  if (const cudaError_t error = resolve_stream(stream_handle, stream, device);
+      error != cudaSuccess) {
+    return error;
+  }
+  record.set_device(device->ordinal());
+  Runtime& sim = runtime();
+  const auto allocation = sim.memory.find(pointer);
+  if (pointer == nullptr || !allocation || allocation->kind != MemoryKind::managed ||
+      !allocation->contains(pointer, count)) {
+    return fail(cudaErrorInvalidValue);
+  }
+  if (to_device && (ordinal < 0 || ordinal >= sim.device_count())) {
+    return fail(cudaErrorInvalidDevice);
+  }
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  const CopyEnd host{HostMemory::pinned, -1};
+  const CopyEnd on_device{HostMemory::device, to_device ? ordinal : device->ordinal()};
+  Transfer transfer;
+  transfer.route.kind = to_device ? 1 : 2;
+  transfer.route.source = to_device ? host : on_device;
+  transfer.route.destination = to_device ? on_device : host;
+  transfer.bytes = count;
+  transfer.legs = legs_of(sim, transfer.route);
+  transfer.land = [](std::uint64_t, std::uint64_t) {};
+  transfer.device = device->ordinal();
+  transfer.stream_id = stream->id();
+  transfer.correlation_id = record.correlation_id();
+  wait_if_launch_blocking(
+      device->submit(*stream, transfer_work(std::move(transfer), sim.config().latency_ns)));
+  return sticky(*device);
+}
+
+}  // namespace
+
+#if CUDART_VERSION >= 13000
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream) {
+  if (flags != 0 ||
+      (location.type != cudaMemLocationTypeDevice && location.type != cudaMemLocationTypeHost)) {
+    return fail(cudaErrorInvalidValue);
+  }
+  return queue_prefetch(devPtr, count, location.type == cudaMemLocationTypeDevice, location.id,
+                        stream);
+}
+#else
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice,
+                                 cudaStream_t stream) {
+  return queue_prefetch(devPtr, count, dstDevice != cudaCpuDeviceId, dstDevice, stream);
+}
+#endif
+
 #if CUDART_VERSION >= 13000
 cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes,
                                  size_t count, cudaMemcpyAttributes* attrs, size_t* attrsIdxs,

@@ -84,6 +84,13 @@ cudaError_t cudaFree(void* devPtr) {
     return cudaSuccess;
   }
   const auto allocation = runtime().memory.find(devPtr);
+  if (allocation && allocation->kind == MemoryKind::managed &&
+      allocation->base == reinterpret_cast<std::uintptr_t>(devPtr)) {
+    wait_all_devices_idle();  // managed memory any device may be using
+    runtime().memory.remove(devPtr, MemoryKind::managed);
+    std::free(devPtr);
+    return sticky(*device);
+  }
   if (!allocation || allocation->kind != MemoryKind::device ||
       allocation->base != reinterpret_cast<std::uintptr_t>(devPtr)) {
     return fail(cudaErrorInvalidValue);
@@ -94,6 +101,28 @@ cudaError_t cudaFree(void* devPtr) {
   owner->unreserve(allocation->bytes);
   std::free(devPtr);
   return sticky(*device);
+}
+
+// Runtime API cudaMallocManaged: memory the host and every device reach at one address. Here it
+// is host memory (so is device memory), which kernels read and write in place; cudaMemPrefetchAsync
+// models the migration's time.
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+  if (devPtr == nullptr || size == 0 ||
+      (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)) {
+    return fail(cudaErrorInvalidValue);
+  }
+  Device* device = nullptr;
+  if (const cudaError_t error = current_device(device); error != cudaSuccess) {
+    return error;
+  }
+  void* memory = aligned_bytes(kDeviceAlignment, size);
+  if (memory == nullptr) {
+    return fail(cudaErrorMemoryAllocation);
+  }
+  runtime().memory.add(Allocation{reinterpret_cast<std::uintptr_t>(memory), size,
+                                  MemoryKind::managed, device->ordinal(), flags});
+  *devPtr = memory;
+  return cudaSuccess;
 }
 
 cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
@@ -195,6 +224,10 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   attributes->device = allocation->device;
   if (allocation->kind == MemoryKind::device) {
     attributes->type = cudaMemoryTypeDevice;
+    attributes->devicePointer = address;
+  } else if (allocation->kind == MemoryKind::managed) {
+    attributes->type = cudaMemoryTypeManaged;
+    attributes->hostPointer = address;
     attributes->devicePointer = address;
   } else {
     attributes->type = cudaMemoryTypeHost;

@@ -34,14 +34,15 @@ cudaDeviceProp device_properties(const Device& device) {
   prop.regsPerBlock = 64 * 1024;
   prop.totalConstMem = 64 * 1024;
   prop.maxThreadsPerMultiProcessor = 2048;
-  // What the sim models: UVA, mapped and registered host memory, concurrent kernels.
+  // What the sim models: UVA, mapped, registered and managed host memory, concurrent kernels.
   prop.integrated = 0;
   prop.canMapHostMemory = 1;
   prop.unifiedAddressing = 1;
   prop.concurrentKernels = 1;
   prop.hostRegisterSupported = 1;
   prop.canUseHostPointerForRegisteredMem = 1;
-  prop.managedMemory = 0;  // cudaMallocManaged is not simulated
+  prop.managedMemory = 1;  // cudaMallocManaged and cudaMemPrefetchAsync (docs/sim.md)
+  prop.concurrentManagedAccess = 1;
   prop.pageableMemoryAccess = 0;
   prop.deviceNumaId = -1;
   prop.hostNumaId = -1;
@@ -76,6 +77,9 @@ bool device_attribute(const cudaDeviceProp& prop, cudaDeviceAttr attribute, int&
       return true;
     case cudaDevAttrIntegrated:
       value = prop.integrated;
+      return true;
+    case cudaDevAttrConcurrentManagedAccess:
+      value = prop.concurrentManagedAccess;
       return true;
     case cudaDevAttrPciBusId:
       value = prop.pciBusID;

@@ -14,6 +14,7 @@ enum class MemoryKind {
   device,      // cudaMalloc
   pinned,      // cudaMallocHost / cudaHostAlloc (flags say portable, mapped, write-combined)
   registered,  // cudaHostRegister over memory the program allocated
+  managed,     // cudaMallocManaged: host memory here, which kernels and prefetches reach
 };
 
 struct Allocation {

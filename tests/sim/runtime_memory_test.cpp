@@ -153,6 +153,63 @@ TEST(SimMemory, ABatchedCopyLandsEveryCopyAndRefusesWhatCudaRefuses) {
 }
 #endif
 
+// Managed memory: one address the host and kernels reach, which cudaPointerGetAttributes calls
+// managed; a prefetch of it to the device or the host takes the modelled time and keeps the
+// bytes; a range outside a managed allocation, a device that does not exist and an unknown flag
+// are refused.
+TEST(SimMemory, ManagedMemoryIsPrefetchedEitherWayAndFreed) {
+  SimMachine machine({{"H2D_SIM_H2D_GBPS", "1"}});
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  int concurrent = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, 0),
+            cudaSuccess);
+  EXPECT_EQ(concurrent, 1);
+  void* managed = nullptr;
+  EXPECT_EQ(cudaMallocManaged(&managed, kMiB, 7), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMallocManaged(&managed, kMiB, cudaMemAttachGlobal), cudaSuccess);
+  EXPECT_EQ(attributes_of(static_cast<char*>(managed) + 10).type, cudaMemoryTypeManaged);
+  std::memset(managed, 3, kMiB);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+#if CUDART_VERSION >= 13000
+  cudaMemLocation device{};
+  device.type = cudaMemLocationTypeDevice;
+  device.id = 0;
+  cudaMemLocation host{};
+  host.type = cudaMemLocationTypeHost;
+  cudaMemLocation missing = device;
+  missing.id = 5;
+#else
+  const int device = 0;
+  const int host = cudaCpuDeviceId;
+  const int missing = 5;
+#endif
+  const auto started = std::chrono::steady_clock::now();
+#if CUDART_VERSION >= 13000
+  ASSERT_EQ(cudaMemPrefetchAsync(managed, kMiB, device, 0, stream), cudaSuccess);
+#else
+  ASSERT_EQ(cudaMemPrefetchAsync(managed, kMiB, device, stream), cudaSuccess);
+#endif
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::microseconds(900))
+      << "1 MiB at a modelled 1 GB/s";
+  EXPECT_EQ(static_cast<char*>(managed)[kMiB - 1], 3);
+#if CUDART_VERSION >= 13000
+  EXPECT_EQ(cudaMemPrefetchAsync(managed, kMiB, host, 0, stream), cudaSuccess);
+  EXPECT_EQ(cudaMemPrefetchAsync(managed, kMiB + 1, device, 0, stream), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemPrefetchAsync(managed, kMiB, missing, 0, stream), cudaErrorInvalidDevice);
+#else
+  EXPECT_EQ(cudaMemPrefetchAsync(managed, kMiB, host, stream), cudaSuccess);
+  EXPECT_EQ(cudaMemPrefetchAsync(managed, kMiB + 1, device, stream), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemPrefetchAsync(managed, kMiB, missing, stream), cudaErrorInvalidDevice);
+#endif
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(managed), cudaSuccess);
+  EXPECT_EQ(attributes_of(managed).type, cudaMemoryTypeUnregistered);
+  cudaGetLastError();
+}
+
 TEST(SimMemory, DevicesAreNamedAsSimulatedAndDistinct) {
   SimMachine machine({{"H2D_SIM_DEVICES", "2"}, {"H2D_SIM_COPY_ENGINES", "1"}});
   int count = 0;
