@@ -22,11 +22,12 @@ namespace {
 
 using Runs = std::map<std::string, nlohmann::json>;
 
-// Runs `h2dbench run --preset quick --filter FILTER EXTRA` and returns the report.
-Report run_report(const std::string& filter, const std::string& tag, const std::string& extra) {
+// Runs `h2dbench run --preset PRESET --filter FILTER EXTRA` and returns the report.
+Report run_report(const std::string& filter, const std::string& tag, const std::string& extra,
+                  const std::string& preset = "quick") {
   const std::string out = ::testing::TempDir() + "h2d_batch_" + tag + ".json";
-  const std::string command = h2d::testing::h2dbench() + " run --preset quick --filter '" + filter +
-                              "' --out " + out + " " + extra + " > " + out + ".log 2>&1";
+  const std::string command = h2d::testing::h2dbench() + " run --preset " + preset + " --filter '" +
+                              filter + "' --out " + out + " " + extra + " > " + out + ".log 2>&1";
   EXPECT_EQ(std::system(command.c_str()), 0) << command << " (output in " << out << ".log)";
   return read_report(out);
 }
@@ -275,6 +276,22 @@ TEST(BatchRunGpu, ABatchedCopyIsOneCallAndEveryMemberArrives) {
     EXPECT_GE(counter(runs, name, "copies_per_batch"), 7) << name;
     EXPECT_EQ(counter(runs, name, "pinned_fraction"), 1) << name;
   }
+}
+
+// copy=kernel: one launch pulls every member of every sample out of mapped pinned memory; what
+// landed is verified member by member (default's cases at batch 4).
+TEST(BatchRunGpu, AGatherKernelIsOneCallAndEveryMemberArrives) {
+  H2D_REQUIRE_GPU();
+  const Report report = run_report("/copy=kernel/batch=4$", "gpu_kernel", "", "default");
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty())
+      << report.document["h2dbench"]["failed_cases"].dump();
+  std::size_t cases = 0;
+  for (const auto& run : report.document["benchmarks"]) {
+    ++cases;
+    EXPECT_EQ(run["calls_per_batch"].get<double>(), 1) << run["name"];
+    EXPECT_GT(run["copies_per_batch"].get<double>(), 1) << run["name"];
+  }
+  EXPECT_EQ(cases, 2u) << "tuple and list, as pin_memory=True pins them";
 }
 
 TEST(BatchRunGpu, PreprocessNormalizesTheSamplesImage) {

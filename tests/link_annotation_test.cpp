@@ -86,6 +86,30 @@ TEST(LinkAnnotation, EveryBandwidthCounterGetsItsShareOfTheLink) {
   EXPECT_FALSE(list[10].contains("link_pct"));
 }
 
+// Both directions at once: their sum against twice one direction's ceiling (PCIe is full duplex),
+// each direction's own figure (and each GPU's copies back) against one.
+TEST(LinkAnnotation, BothDirectionsAtOnceHaveTwiceTheCeilingTogether) {
+  const Topology t = testing::load_fixture_with_cuda("six_gpu_gen3_two_switches.xml");
+  const double x16 = ceiling_for_gpus(t, {0});
+  ASSERT_GT(x16, 0);
+  nlohmann::json report = {{"benchmarks", nlohmann::json::array()}};
+  auto& list = report["benchmarks"];
+  nlohmann::json memory = entry("h2d/memory/dir=both/kind=pinned/mode=async/bytes=64MiB", 20.0);
+  memory["h2d_both_GB_per_s"] = 9.0;
+  list.push_back(memory);
+  nlohmann::json concurrent =
+      entry("multi/h2d_concurrent/gpus=0/set=first/dir=both/bytes=64MiB", 18.0);
+  concurrent["gpu0_d2h_GB_per_s"] = 8.0;
+  concurrent["sum_gpu_GB_per_s"] = 19.0;
+  list.push_back(concurrent);
+  annotate_link_pct(report, t, {0});
+  EXPECT_NEAR(list[0]["link_pct"].get<double>(), 100 * 20.0 / (2 * x16), 1e-9);
+  EXPECT_NEAR(list[0]["h2d_both_link_pct"].get<double>(), 100 * 9.0 / x16, 1e-9);
+  EXPECT_NEAR(list[1]["link_pct"].get<double>(), 100 * 18.0 / (2 * x16), 1e-9);
+  EXPECT_NEAR(list[1]["sum_gpu_link_pct"].get<double>(), 100 * 19.0 / (2 * x16), 1e-9);
+  EXPECT_NEAR(list[1]["gpu0_d2h_link_pct"].get<double>(), 100 * 8.0 / x16, 1e-9);
+}
+
 TEST(LinkAnnotation, NothingWithoutTheGpusInTheTopology) {
   const Topology t = testing::load_fixture("six_gpu_gen3_two_switches.xml");  // no CUDA attached
   nlohmann::json report = {{"benchmarks", {entry("h2d/memory/dir=h2d/bytes=64MiB", 12.0)}}};

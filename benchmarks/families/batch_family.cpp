@@ -47,7 +47,7 @@ struct BatchCase {
   Collate collate = Collate::pad;
   PinPolicy policy = PinPolicy::none;
   std::size_t batch = 1;
-  CopyIssue issue;  // copy=batched: one cudaMemcpyBatchAsync for the batch
+  CopyIssue issue;  // copy=batched|kernel: one call for the batch
 
   BatchContents contents() const {
     return batch_contents(sample, sent_members(sample, task), batch, collate, kBatchSeed);
@@ -67,7 +67,7 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
                       fmt::format("a {} batch of {} ({}) with pin={}", to_string(c.task), c.batch,
                                   format_bytes(layout.payload_bytes), to_string(c.policy)));
 
-  if (c.issue.batched && !batched_copy_built()) {
+  if (c.issue.call == CopyCall::batched && !batched_copy_built()) {
     throw CaseSkipped(batched_copy_missing());
   }
 
@@ -88,10 +88,15 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
       context.latching == Latching::on && (output_bytes == 0 || is_pinned(device.output().data()));
   for (std::size_t slot = 0; slot < staging.slots(); ++slot) {
     const double slot_pinned = pinned_fraction(staging.copies(slot), is_pinned);
-    if (c.issue.batched && slot_pinned > 0 && slot_pinned < 1) {
+    if (c.issue.call == CopyCall::batched && slot_pinned > 0 && slot_pinned < 1) {
       throw CaseSkipped(
           "copy=batched: this batch's sources are part page-locked, part pageable, which "
           "cudaMemcpyBatchAsync refuses (cudaErrorInvalidValue)");
+    }
+    if (c.issue.call == CopyCall::kernel && slot_pinned < 1) {
+      throw CaseSkipped(
+          "copy=kernel reads the batch through mapped pinned memory; this batch's sources are not "
+          "all page-locked");
     }
     pinned += slot_pinned / staging.slots();
     latched = latched && latchable(staging.copies(slot), is_pinned);
@@ -152,8 +157,9 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
     set_counter(state, "d2h_bytes", static_cast<double>(output_bytes));
   }
   set_counter(state, "copies_per_batch", static_cast<double>(transfer.copies_per_batch));
-  set_counter(state, "calls_per_batch",
-              c.issue.batched ? 1.0 : static_cast<double>(transfer.copies_per_batch));
+  set_counter(
+      state, "calls_per_batch",
+      c.issue.call == CopyCall::each ? static_cast<double>(transfer.copies_per_batch) : 1.0);
   set_counter(state, "pinned_fraction", pinned);
   set_counter(state, "pinned_bytes", static_cast<double>(transfer.pinned_bytes));
   set_counter(state, "payload_bytes", static_cast<double>(layout.payload_bytes));
@@ -163,8 +169,9 @@ void run_batch_case(const BatchCase& c, benchmark::State& state, const CaseConte
 
 // How a case's copies are issued: a call a copy always; for a train batch of several copies also
 // one cudaMemcpyBatchAsync (copy=batched), and where its sources are pageable (pin=none, or a
-// custom batch the loader does not pin) with order=any too, CUDA's advice for memory from malloc.
-// quick holds one batched case: a list batch of 16 as pin_memory=True pins it, member by member.
+// custom batch the loader does not pin) with order=any too, CUDA's advice for memory from malloc;
+// where they are all pinned, one kernel gathering them from mapped memory (copy=kernel, not in
+// quick). quick holds one batched case: a list batch of 16 as pin_memory=True pins it.
 std::vector<CopyIssue> copy_issues(Preset preset, const BatchCase& c) {
   std::vector<CopyIssue> issues{CopyIssue{}};
   const bool several =
@@ -174,11 +181,13 @@ std::vector<CopyIssue> copy_issues(Preset preset, const BatchCase& c) {
        (c.layout != BatchLayout::list || c.policy != PinPolicy::requested || c.batch != 16))) {
     return issues;
   }
-  issues.push_back({/*batched=*/true, SourceOrder::stream});
+  issues.push_back({CopyCall::batched, SourceOrder::stream});
   const bool pageable = c.policy == PinPolicy::none ||
                         (c.policy == PinPolicy::requested && !framework_pins(c.layout));
   if (pageable) {
-    issues.push_back({/*batched=*/true, SourceOrder::any});
+    issues.push_back({CopyCall::batched, SourceOrder::any});
+  } else if (preset != Preset::quick) {
+    issues.push_back({CopyCall::kernel, SourceOrder::stream});
   }
   return issues;
 }
@@ -205,8 +214,8 @@ std::vector<BenchmarkCase> batch_cases(const RunPlan& plan) {
                     .add("layout", std::string(to_string(layout)));
                 add_collate_axis(name, plan.sample, collate);
                 name.add("pin", std::string(to_string(policy)));
-                if (issue.batched) {  // absent for a call a copy: older reports keep their names
-                  name.add("copy", "batched");
+                if (issue.call != CopyCall::each) {  // absent: older reports keep their names
+                  name.add("copy", issue.call == CopyCall::batched ? "batched" : "kernel");
                   if (issue.order != SourceOrder::stream) {
                     name.add("order", std::string(to_string(issue.order)));
                   }

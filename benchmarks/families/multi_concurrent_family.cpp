@@ -2,11 +2,13 @@
 // each GPU's own NUMA node. The aggregate is total bytes over ONE host-clock window in which all
 // GPUs copy (not a sum of separate runs, which is what tools that run GPUs one after another
 // report); each GPU's own rate comes from its own events. Sets: the first k selected GPUs for
-// k = 1..N, each shared-uplink group, one GPU per uplink.
+// k = 1..N, each shared-uplink group, one GPU per uplink. dir=both: each GPU copies back to its
+// host at the same time, in the same window.
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,17 +44,33 @@ constexpr std::uint64_t kMultiConcurrentSeed = 0x4D554C5449434F4Eull;  // "MULTI
 struct ConcurrentCase {
   std::vector<int> devices;
   std::size_t bytes = 0;
+  // dir=both: every GPU also copies as many bytes back to its host at the same time, each
+  // direction on its own stream (nvbandwidth's all-to-host bidirectional, all in one window)
+  bool both_directions = false;
 };
 
-// Everything one GPU needs: its NUMA-local source, its destination, a stream to check it with.
+// Everything one GPU needs: its NUMA-local source, its destination, a stream to check it with;
+// with both directions, a device source and a NUMA-local destination for the copies back.
 struct GpuSide {
-  GpuSide(int ordinal, std::size_t bytes, int numa_node)
-      : device(ordinal), host(bytes, numa_node), buffer(ordinal, bytes), stream(ordinal) {}
+  GpuSide(int ordinal, std::size_t bytes, int numa_node, bool both_directions)
+      : device(ordinal), host(bytes, numa_node), buffer(ordinal, bytes), stream(ordinal) {
+    if (both_directions) {
+      back_host.emplace(bytes, numa_node);
+      back_device.emplace(ordinal, bytes);
+    }
+  }
   int device;
   LocalPinnedBuffer host;
   DeviceBuffer buffer;
   Stream stream;
+  std::optional<LocalPinnedBuffer> back_host;
+  std::optional<DeviceBuffer> back_device;
 };
+
+std::uint64_t seed_of(int device, Direction direction) {
+  return kMultiConcurrentSeed + static_cast<std::uint64_t>(device) +
+         (direction == Direction::d2h ? 0x100 : 0);
+}
 
 void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
                          const CaseContext& context) {
@@ -63,17 +81,18 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
   bool all_local = true;
   std::vector<ConcurrentLane> lanes;
   for (int device : c.devices) {
-    auto side = std::make_unique<GpuSide>(device, c.bytes, topology.numa_node_of(device));
+    auto side = std::make_unique<GpuSide>(device, c.bytes, topology.numa_node_of(device),
+                                          c.both_directions);
     all_local = all_local && side->host.numa_placed();
-    fill_pattern(side->host.data(), c.bytes,
-                 kMultiConcurrentSeed + static_cast<std::uint64_t>(device));
-    CopyJob job;
-    job.destination = side->buffer.data();
-    job.source = side->host.data();
-    job.bytes = c.bytes;
-    job.direction = Direction::h2d;
-    job.copies = copies;
-    lanes.push_back({device, job});
+    fill_pattern(side->host.data(), c.bytes, seed_of(device, Direction::h2d));
+    lanes.push_back(
+        {device, CopyJob{side->buffer.data(), side->host.data(), c.bytes, Direction::h2d, copies}});
+    if (c.both_directions) {  // the lane back, started with the others by the same release
+      device_fill_pattern(side->back_device->data(), c.bytes, seed_of(device, Direction::d2h),
+                          side->stream);
+      lanes.push_back({device, CopyJob{side->back_host->data(), side->back_device->data(), c.bytes,
+                                       Direction::d2h, copies}});
+    }
     sides.push_back(std::move(side));
   }
   ConcurrentCopies rig(lanes, context.latching);
@@ -81,22 +100,25 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
   for (const auto& side : sides) {
     // Zeros after the warm-up: a copy that never happens in the timed windows fails the check.
     device_zero(side->buffer.data(), c.bytes, side->stream);
+    if (side->back_host) {
+      std::memset(side->back_host->data(), 0, c.bytes);
+    }
   }
   setup.reset();
 
-  const double per_gpu_bytes = static_cast<double>(c.bytes) * copies;
+  const double per_lane_bytes = static_cast<double>(c.bytes) * copies;
   std::vector<double> aggregate;
   std::vector<double> windows;
-  std::vector<std::vector<double>> per_gpu(c.devices.size());
+  std::vector<std::vector<double>> per_lane(lanes.size());
   MeasurementLoop loop(state, context.stopping_rule);
   for (auto _ : loop) {
     const ConcurrentTiming timing = rig.measure();
     loop.record(timing.window_seconds);
     windows.push_back(timing.window_seconds);
     aggregate.push_back(
-        gb_per_s(per_gpu_bytes * static_cast<double>(c.devices.size()), timing.window_seconds));
-    for (std::size_t i = 0; i < c.devices.size(); ++i) {
-      per_gpu[i].push_back(gb_per_s(per_gpu_bytes, timing.lane_seconds[i]));
+        gb_per_s(per_lane_bytes * static_cast<double>(lanes.size()), timing.window_seconds));
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      per_lane[i].push_back(gb_per_s(per_lane_bytes, timing.lane_seconds[i]));
     }
   }
 
@@ -104,9 +126,13 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
     NvtxRange verify(NvtxCategory::verify, "checksum");
     for (const auto& side : sides) {
       verify_checksum(device_checksum(side->buffer.data(), c.bytes, side->stream),
-                      expected_checksum(
-                          c.bytes, kMultiConcurrentSeed + static_cast<std::uint64_t>(side->device)),
+                      expected_checksum(c.bytes, seed_of(side->device, Direction::h2d)),
                       fmt::format("data that arrived on GPU {}", side->device));
+      if (side->back_host) {
+        verify_checksum(host_checksum(side->back_host->data(), c.bytes),
+                        expected_checksum(c.bytes, seed_of(side->device, Direction::d2h)),
+                        fmt::format("data that came back from GPU {}", side->device));
+      }
     }
   }
   if (aggregate.empty()) {
@@ -117,9 +143,11 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
   set_counter(state, "cv_pct", rate.cv * 100);
   set_counter(state, "window_us", summarize(windows).median * 1e6);
   double sum_of_gpus = 0;
-  for (std::size_t i = 0; i < c.devices.size(); ++i) {
-    const double median = summarize(per_gpu[i]).median;
-    set_counter(state, fmt::format("gpu{}_GB_per_s", c.devices[i]), median);
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const double median = summarize(per_lane[i]).median;
+    const bool back = lanes[i].job.direction == Direction::d2h;
+    set_counter(state, fmt::format(back ? "gpu{}_d2h_GB_per_s" : "gpu{}_GB_per_s", lanes[i].device),
+                median);
     sum_of_gpus += median;
   }
   // What a tool that adds up per-GPU rates would claim; above GB_per_s when the GPUs did not all
@@ -131,7 +159,7 @@ void run_concurrent_case(const ConcurrentCase& c, benchmark::State& state,
   set_counter(state, "warmup_windows", static_cast<double>(rig.windows() - aggregate.size()));
   set_counter(state, "latched", context.latching == Latching::on ? 1 : 0);
   state.SetBytesProcessed(copies * static_cast<std::int64_t>(c.bytes) *
-                          static_cast<std::int64_t>(c.devices.size()));
+                          static_cast<std::int64_t>(lanes.size()));
 }
 
 std::vector<BenchmarkCase> concurrent_cases(const RunPlan& plan) {
@@ -147,13 +175,22 @@ std::vector<BenchmarkCase> concurrent_cases(const RunPlan& plan) {
     if (plan.preset == Preset::quick && set.kind == "first" && k != 1 && k != selected.size()) {
       continue;
     }
-    for (std::size_t bytes : large_transfer_sizes(plan.preset)) {
-      const CaseName name = CaseName(declared_family("multi/h2d_concurrent"))
-                                .add("gpus", ordinal_list(set.ordinals))
-                                .add("set", set.kind)
-                                .add_bytes("bytes", bytes);
-      cases.push_back(make_case(name, {{"k", static_cast<double>(k)}}, run_concurrent_case,
-                                ConcurrentCase{set.ordinals, bytes}));
+    const std::vector<std::size_t> sizes = large_transfer_sizes(plan.preset);
+    for (std::size_t bytes : sizes) {
+      // dir=both (absent: host to device) at the largest size, every set but quick's prefixes
+      for (bool both : {false, true}) {
+        if (both && bytes != sizes.back()) {
+          continue;
+        }
+        CaseName name = CaseName(declared_family("multi/h2d_concurrent"))
+                            .add("gpus", ordinal_list(set.ordinals))
+                            .add("set", set.kind);
+        if (both) {
+          name.add("dir", "both");
+        }
+        cases.push_back(make_case(name.add_bytes("bytes", bytes), {{"k", static_cast<double>(k)}},
+                                  run_concurrent_case, ConcurrentCase{set.ordinals, bytes, both}));
+      }
     }
   }
   if (selected.size() < 2) {

@@ -12,6 +12,7 @@
 #include "harness/cuda/device_pattern.hpp"
 #include "harness/cuda/scoped_device.hpp"
 #include "harness/trace/nvtx.hpp"
+#include "kernels/gather_copy.cuh"
 
 namespace h2d {
 namespace {
@@ -56,13 +57,18 @@ void BatchDevice::enqueue(const std::vector<HostCopy>& copies, const Stream& str
                           const Event& h2d_done, const Event& model_done) const {
   NvtxRange range(NvtxCategory::copy,
                   task_ == BatchTask::predict ? "enqueue predict batch" : "enqueue train batch");
-  if (issue_.batched) {
+  if (issue_.call == CopyCall::batched) {
     std::vector<BatchedCopy> batched;
     batched.reserve(copies.size());
     for (const HostCopy& copy : copies) {
       batched.push_back({block_.data() + copy.device_offset, copy.source, copy.bytes});
     }
     enqueue_batched_copies(batched, issue_.order, stream.get());
+  } else if (issue_.call == CopyCall::kernel) {
+    const Gather& gather = gather_of(copies);
+    H2D_CUDA_CHECK(kernels::launch_gather_copy(
+        reinterpret_cast<const kernels::GatherCopy*>(gather.copies.data()), gather.count,
+        gather.blocks_per_copy, stream.get()));
   } else {
     for (const HostCopy& copy : copies) {
       H2D_CUDA_CHECK(cudaMemcpyAsync(block_.data() + copy.device_offset, copy.source, copy.bytes,
@@ -80,6 +86,31 @@ void BatchDevice::enqueue(const std::vector<HostCopy>& copies, const Stream& str
   model_done.record(stream.get());
   H2D_CUDA_CHECK(cudaMemcpyAsync(host_output_.data(), device_output_.data(), host_output_.size(),
                                  cudaMemcpyDeviceToHost, stream.get()));
+}
+
+const BatchDevice::Gather& BatchDevice::gather_of(const std::vector<HostCopy>& copies) const {
+  if (copies.empty()) {
+    throw std::invalid_argument("copy=kernel: a batch without copies");
+  }
+  const auto found = gathers_.find(copies.front().source);
+  if (found != gathers_.end()) {
+    return found->second;
+  }
+  std::vector<kernels::GatherCopy> items;
+  std::size_t largest = 0;
+  for (const HostCopy& copy : copies) {
+    void* mapped = nullptr;  // the source's address in the device's address space
+    H2D_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, const_cast<std::byte*>(copy.source), 0));
+    items.push_back({block_.data() + copy.device_offset, mapped, copy.bytes});
+    largest = std::max(largest, copy.bytes);
+  }
+  Gather gather;
+  gather.copies = DeviceBuffer(block_.device(), items.size() * sizeof(kernels::GatherCopy));
+  H2D_CUDA_CHECK(
+      cudaMemcpy(gather.copies.data(), items.data(), gather.copies.size(), cudaMemcpyHostToDevice));
+  gather.count = static_cast<unsigned>(items.size());
+  gather.blocks_per_copy = kernels::gather_blocks_per_copy(largest);
+  return gathers_.emplace(copies.front().source, std::move(gather)).first->second;
 }
 
 void BatchDevice::clear(const Stream& stream) const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <vector>
 
 #include "harness/batch/batch.hpp"
@@ -20,10 +21,12 @@ namespace h2d {
 // writes each sample's first plane of its first member (the tile's first image channel, one
 // float32 per pixel) as its output, so what comes back depends on what arrived. Predict needs
 // that member not to vary (std::invalid_argument).
-// How a batch's host-to-device copies are issued: one cudaMemcpyAsync each (the default), or all
-// of them in one cudaMemcpyBatchAsync call (copy=batched) whose sources are read per `order`.
+// How a batch's host-to-device copies are issued: one cudaMemcpyAsync each (the default), all of
+// them in one cudaMemcpyBatchAsync call (copy=batched) whose sources are read per `order`, or one
+// kernel launch that pulls every copy out of mapped pinned memory (copy=kernel).
+enum class CopyCall { each, batched, kernel };
 struct CopyIssue {
-  bool batched = false;
+  CopyCall call = CopyCall::each;
   SourceOrder order = SourceOrder::stream;
 };
 
@@ -63,6 +66,16 @@ class BatchDevice {
   PackPlan pack_;
   BatchTask task_;
   CopyIssue issue_;
+  // copy=kernel: each slot's copies as the device reads them, keyed by the slot's first source,
+  // uploaded on the slot's first batch (the warm-up) and reused after: a loader that gathers with a
+  // kernel keeps its descriptors resident. Mutable: enqueue() is const to its callers.
+  struct Gather {
+    DeviceBuffer copies;
+    unsigned count = 0;
+    unsigned blocks_per_copy = 1;
+  };
+  mutable std::map<const void*, Gather> gathers_;
+  const Gather& gather_of(const std::vector<HostCopy>& copies) const;
   std::size_t image_stride_ = 0;  // packed_stride of the images, for the model's 2D copy
   DeviceBuffer block_;
   DeviceBuffer device_output_;

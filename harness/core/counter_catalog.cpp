@@ -44,6 +44,8 @@ std::vector<CounterDeclaration> catalog() {
       {"pinned_GB_per_s", "GB/s", kHigher,
        "a plain async copy from pinned memory of the same size: the yardstick of vs_pinned"},
       {"gpu<N>_GB_per_s", "GB/s", kHigher, "GPU N's own rate while every GPU of the set copies"},
+      {"gpu<N>_d2h_GB_per_s", "GB/s", kHigher,
+       "GPU N's own rate back to the host while every GPU of the set copies both ways (dir=both)"},
       {"sum_gpu_GB_per_s", "GB/s", kHigher, "the GPUs' own rates added up"},
       {"samples_per_s", "samples/s", kHigher, "samples delivered per second"},
       {"tiles_per_s", "tiles/s", kHigher, "JPEG tiles decoded per second"},

@@ -175,7 +175,7 @@ std::vector<FamilyAxes> make_declarations() {
       {"multi/h2d_concurrent",
        "copies to several GPUs at once: the summed rate",
        metric("GB_per_s"),
-       {workload("gpus"), workload("set"), workload("bytes")},
+       {workload("gpus"), workload("set"), workload("dir"), workload("bytes")},
        true},
       {"multi/numa",
        "copies from memory on each NUMA node: the copy rate",

@@ -66,9 +66,9 @@ double ceiling_for_gpus(const Topology& topology, const std::vector<int>& ordina
 
 std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
                               const std::vector<int>& selected_devices) {
-  // <prefix>GB_per_s -> <prefix>link_pct; a gpu<N>_ prefix is GPU N's own figure.
+  // <prefix>GB_per_s -> <prefix>link_pct; a gpu<N>_ (or gpu<N>_d2h_) prefix is GPU N's own figure.
   static const std::regex bandwidth(R"((.*_)?GB_per_s)");
-  static const std::regex per_gpu(R"(gpu(\d+)_)");
+  static const std::regex per_gpu(R"(gpu(\d+)_(d2h_)?)");
   std::size_t added = 0;
   if (!report.contains("benchmarks") || !report["benchmarks"].is_array()) {
     return added;
@@ -101,9 +101,14 @@ std::size_t annotate_link_pct(nlohmann::json& report, const Topology& topology,
       const std::string prefix = match[1].str();
       const std::string pct_key = prefix + "link_pct";
       std::smatch gpu;
-      const double ceiling = std::regex_match(prefix, gpu, per_gpu)
-                                 ? ceiling_for_gpus(topology, {std::stoi(gpu[1].str())})
-                                 : ceiling_for_gpus(topology, gpus);
+      double ceiling = std::regex_match(prefix, gpu, per_gpu)
+                           ? ceiling_for_gpus(topology, {std::stoi(gpu[1].str())})
+                           : ceiling_for_gpus(topology, gpus);
+      // Both directions at once (dir=both): PCIe carries each direction on its own lanes, so the
+      // sum of the two has twice one direction's ceiling; each direction's own figure has one.
+      if ((prefix.empty() || prefix == "sum_gpu_") && parse_case_name(name).get("dir") == "both") {
+        ceiling *= 2;
+      }
       if (ceiling > 0 && !entry.contains(pct_key)) {
         additions.emplace_back(pct_key, link_pct(value.get<double>(), ceiling));
       }

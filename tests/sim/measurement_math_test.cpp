@@ -104,8 +104,14 @@ TEST(SimMeasurementGpu, ConcurrentCopiesBehindSharedUplinksReportTheUplinkCeilin
   const auto run =
       run_quick("sim_concurrent", "--devices all --filter '^multi/h2d_concurrent/'", environment);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
-  const auto entries = measured_entries(run.report, "multi/h2d_concurrent/gpus=0,1,2,3/");
+  std::vector<nlohmann::json> entries;
+  std::vector<nlohmann::json> both_ways;  // dir=both
+  for (const auto& entry : measured_entries(run.report, "multi/h2d_concurrent/gpus=0,1,2,3/")) {
+    (entry["name"].get<std::string>().find("/dir=both/") == std::string::npos ? entries : both_ways)
+        .push_back(entry);
+  }
   ASSERT_FALSE(entries.empty()) << run.process.output;
+  ASSERT_FALSE(both_ways.empty()) << run.process.output;
   // One Gen1 x4 uplink: 4 lanes of 0.25 GB/s less the TLP overhead of 256-byte payloads, the
   // link model's 0.93 GB/s, which the sim also gives each shared uplink; two of them here.
   const double two_uplinks = 2 * 0.9275;
@@ -119,6 +125,20 @@ TEST(SimMeasurementGpu, ConcurrentCopiesBehindSharedUplinksReportTheUplinkCeilin
       const double share = counter(entry, "gpu" + std::to_string(gpu) + "_GB_per_s");
       EXPECT_NEAR(share, two_uplinks / 4, 0.05 * two_uplinks / 4)
           << "GPU " << gpu << " shares its uplink evenly: " << entry.dump();
+    }
+  }
+  // Both directions at once: each uplink carries each direction on its own lanes, so together
+  // twice as much, against a ceiling of twice one direction's; each GPU's copies back share the
+  // uplinks' other direction as evenly.
+  for (const auto& entry : both_ways) {
+    const double total = counter(entry, "GB_per_s");
+    EXPECT_NEAR(total * 100 / counter(entry, "link_pct"), 2 * two_uplinks, 0.02 * two_uplinks)
+        << entry.dump();
+    EXPECT_NEAR(total, 2 * two_uplinks, 0.3 * two_uplinks) << entry.dump();
+    for (int gpu = 0; gpu < 4; ++gpu) {
+      EXPECT_NEAR(counter(entry, "gpu" + std::to_string(gpu) + "_d2h_GB_per_s"), two_uplinks / 4,
+                  0.05 * two_uplinks / 4)
+          << entry.dump();
     }
   }
 }
