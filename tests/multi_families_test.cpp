@@ -92,11 +92,15 @@ TEST(MultiFamilies, SeveralGpusScaleAndScatter) {
       names(family("multi/h2d_concurrent").cases(plan_with(3, Preset::quick)));
   EXPECT_EQ(quick, (std::vector<std::string>{"multi/h2d_concurrent/gpus=0/set=first/bytes=64MiB",
                                              "multi/h2d_concurrent/gpus=0,1,2/set=first/"
+                                             "bytes=64MiB",
+                                             "multi/h2d_concurrent/gpus=0,1,2/set=first/dir=both/"
                                              "bytes=64MiB"}));
   const auto standard = family("multi/h2d_concurrent").cases(plan_with(3, Preset::standard));
-  EXPECT_EQ(standard.size(), 12u);  // k = 1, 2, 3 at 4, 16, 64 and 256 MiB
-  EXPECT_EQ(standard[4].name, "multi/h2d_concurrent/gpus=0,1/set=first/bytes=4MiB");
-  EXPECT_EQ(standard[4].params.at("k"), 2);
+  // k = 1, 2, 3 at 4, 16, 64 and 256 MiB, and both directions at once at 256 MiB
+  EXPECT_EQ(standard.size(), 15u);
+  EXPECT_EQ(standard[4].name, "multi/h2d_concurrent/gpus=0/set=first/dir=both/bytes=256MiB");
+  EXPECT_EQ(standard[5].name, "multi/h2d_concurrent/gpus=0,1/set=first/bytes=4MiB");
+  EXPECT_EQ(standard[5].params.at("k"), 2);
   const std::vector<std::string> scatter =
       names(family("multi/scatter").cases(plan_with(3, Preset::quick)));
   EXPECT_EQ(scatter, (std::vector<std::string>{"multi/scatter/gpus=0,1,2/route=direct/batch=64MiB",

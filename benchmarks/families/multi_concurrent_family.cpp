@@ -177,20 +177,22 @@ std::vector<BenchmarkCase> concurrent_cases(const RunPlan& plan) {
     }
     const std::vector<std::size_t> sizes = large_transfer_sizes(plan.preset);
     for (std::size_t bytes : sizes) {
-      // dir=both (absent: host to device) at the largest size, every set but quick's prefixes
-      for (bool both : {false, true}) {
-        if (both && bytes != sizes.back()) {
-          continue;
-        }
-        CaseName name = CaseName(declared_family("multi/h2d_concurrent"))
-                            .add("gpus", ordinal_list(set.ordinals))
-                            .add("set", set.kind);
-        if (both) {
-          name.add("dir", "both");
-        }
-        cases.push_back(make_case(name.add_bytes("bytes", bytes), {{"k", static_cast<double>(k)}},
-                                  run_concurrent_case, ConcurrentCase{set.ordinals, bytes, both}));
-      }
+      cases.push_back(make_case(CaseName(declared_family("multi/h2d_concurrent"))
+                                    .add("gpus", ordinal_list(set.ordinals))
+                                    .add("set", set.kind)
+                                    .add_bytes("bytes", bytes),
+                                {{"k", static_cast<double>(k)}}, run_concurrent_case,
+                                ConcurrentCase{set.ordinals, bytes, false}));
+    }
+    // dir=both at the largest size: every set, but in quick only all the GPUs at once.
+    if (plan.preset != Preset::quick || (k >= 2 && k == selected.size())) {
+      cases.push_back(make_case(CaseName(declared_family("multi/h2d_concurrent"))
+                                    .add("gpus", ordinal_list(set.ordinals))
+                                    .add("set", set.kind)
+                                    .add("dir", "both")
+                                    .add_bytes("bytes", sizes.back()),
+                                {{"k", static_cast<double>(k)}}, run_concurrent_case,
+                                ConcurrentCase{set.ordinals, sizes.back(), true}));
     }
   }
   if (selected.size() < 2) {
