@@ -178,22 +178,31 @@ TEST(GpuMemoryFamily, QuickRunVerifiesEveryCase) {
   EXPECT_EQ(cases, 2 * 4 * 2 * 3 - 2 * 3 + 1 + 3 * 3);
 }
 
+// `h2dbench run --preset default --filter FILTER`, which must end well with `cases` cases measured
+// or skipped, every skip's reason naming `skip_names`; its report.
+Report default_run_of(const std::string& filter, std::size_t cases, const std::string& skip_names) {
+  testing::TempDir dir;
+  const std::string out = dir.file("default.json");
+  const auto result = testing::run_process(
+      testing::h2dbench() + " run --preset default --filter '" + filter + "' --out " + out);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  Report report = read_report(out);
+  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty()) << result.output;
+  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
+  EXPECT_EQ(report.document["benchmarks"].size() + skipped.size(), cases) << result.output;
+  for (const auto& skip : skipped) {
+    EXPECT_NE(skip["reason"].get<std::string>().find(skip_names), std::string::npos) << skip.dump();
+  }
+  return report;
+}
+
 // pages=huge: pageable and registered buffers on huge pages copy and verify like the others and
-// say how much of them huge pages back (or, on a machine without any, are skipped saying why).
+// say how much of them huge pages back (or, on a machine without any, are skipped saying why):
+// 2 directions x pageable sync, async and registered.
 TEST(GpuMemoryFamily, HugePageCasesVerifyAndSayWhatTheyGot) {
   H2D_REQUIRE_GPU();
-  testing::TempDir dir;
-  const std::string out = dir.file("huge.json");
-  const auto result = testing::run_process(
-      testing::h2dbench() +
-      " run --preset default --filter '^h2d/memory/.*/pages=huge/bytes=4MiB$' --out " + out);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const Report report = read_report(out);
-  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
-  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
-  const auto& runs = report.document["benchmarks"];
-  EXPECT_EQ(runs.size() + skipped.size(), 6u) << "2 directions x pageable sync, async, registered";
-  for (const auto& run : runs) {
+  const Report report = default_run_of("^h2d/memory/.*/pages=huge/bytes=4MiB$", 6, "pages=huge");
+  for (const auto& run : report.document["benchmarks"]) {
     const std::string name = run["name"];
     EXPECT_GE(run["huge_page_pct"].get<double>(), 0) << name;
     EXPECT_LE(run["huge_page_pct"].get<double>(), 100) << name;
@@ -201,34 +210,17 @@ TEST(GpuMemoryFamily, HugePageCasesVerifyAndSayWhatTheyGot) {
               name.find("kind=registered") != std::string::npos ? 1 : 0)
         << name;
   }
-  for (const auto& skip : skipped) {
-    EXPECT_NE(skip["reason"].get<std::string>().find("pages=huge"), std::string::npos)
-        << skip.dump();
-  }
 }
 
 // kind=managed: a managed buffer the host filled, prefetched to the device and read there intact
 // (default's sizes; two of them here).
 TEST(GpuMemoryFamily, ManagedMemoryIsPrefetchedAndVerifiedOrSkippedSayingWhy) {
   H2D_REQUIRE_GPU();
-  testing::TempDir dir;
-  const std::string out = dir.file("managed.json");
-  const auto result = testing::run_process(
-      testing::h2dbench() +
-      " run --preset default --filter '^h2d/memory/dir=h2d/kind=managed/mode=async/"
-      "bytes=(4KiB|1MiB)$' --out " +
-      out);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const Report report = read_report(out);
-  EXPECT_TRUE(report.document["h2dbench"]["failed_cases"].empty());
-  const auto& runs = report.document["benchmarks"];
-  const auto& skipped = report.document["h2dbench"]["skipped_cases"];
-  ASSERT_EQ(runs.size() + skipped.size(), 2u) << result.output;
-  for (const auto& run : runs) {
+  const Report report =
+      default_run_of("^h2d/memory/dir=h2d/kind=managed/mode=async/bytes=(4KiB|1MiB)$", 2,
+                     "ConcurrentManagedAccess");
+  for (const auto& run : report.document["benchmarks"]) {
     EXPECT_GT(run["GB_per_s"].get<double>(), 0) << run["name"];
-  }
-  for (const auto& skip : skipped) {
-    EXPECT_NE(skip["reason"].get<std::string>().find("ConcurrentManagedAccess"), std::string::npos);
   }
 }
 
