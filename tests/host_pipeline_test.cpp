@@ -411,19 +411,23 @@ TEST(HostPipeline, AWorkerBoundLoopIsJudgedCpuBound) {
   config.sample_us = 3000;
   config.compute_us = 0;
   config.batches = 15;
-  const EpochResult result = run_clean_host_epoch(config);
-  const StageUtilization load = stage_utilization(config, result);
-  const PipelineVerdict verdict = judge_pipeline(load);
-  EXPECT_EQ(verdict.bound_by, BoundBy::cpu_workers) << verdict.reason;
-  EXPECT_GT(load.workers, 0.8) << verdict.reason;
-  // The step waited for its batches: the time it waited is what a faster loader would save. On a
-  // loaded 2-core machine the step's thread can come late and find the worker's prefetched batches
-  // ready (median wait 0.5 us once, with a CI run beside it), so one of three epochs must show it.
-  double median_wait_s = result.host_wait_s.at(result.host_wait_s.size() / 2);
-  for (int epoch = 1; epoch < 3 && median_wait_s <= 1e-3; ++epoch) {
-    const EpochResult again = run_clean_host_epoch(config);
-    median_wait_s = again.host_wait_s.at(again.host_wait_s.size() / 2);
+  // The worker is busy most of the time, and the step waited for its batches: the time it waited
+  // is what a faster loader would save. On a loaded 2-core machine the step's thread can come late
+  // and find the worker's prefetched batches ready (median wait 0.5 us once, with a CI run beside
+  // it), and the worker can wait for a slot the late step holds (busy 75% once, with a CI run and
+  // a fresh-Debian test beside it), so one of three epochs must show both.
+  double workers = 0;
+  double median_wait_s = 0;
+  PipelineVerdict verdict;
+  for (int epoch = 0; epoch < 3 && (workers <= 0.8 || median_wait_s <= 1e-3); ++epoch) {
+    const EpochResult result = run_clean_host_epoch(config);
+    const StageUtilization load = stage_utilization(config, result);
+    verdict = judge_pipeline(load);
+    workers = load.workers;
+    median_wait_s = result.host_wait_s.at(result.host_wait_s.size() / 2);
   }
+  EXPECT_EQ(verdict.bound_by, BoundBy::cpu_workers) << verdict.reason;
+  EXPECT_GT(workers, 0.8) << verdict.reason;
   EXPECT_GT(median_wait_s, 1e-3);
 }
 
