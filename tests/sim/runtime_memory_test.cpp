@@ -103,6 +103,7 @@ TEST(SimMemory, ABatchedCopyLandsEveryCopyAndRefusesWhatCudaRefuses) {
   void* device = nullptr;
   void* pinned = nullptr;
   ASSERT_EQ(cudaMalloc(&device, 3 * kMiB), cudaSuccess);
+  ASSERT_EQ(cudaMemset(device, 0, 3 * kMiB), cudaSuccess);  // cudaMalloc's memory holds anything
   ASSERT_EQ(cudaMallocHost(&pinned, 2 * kMiB), cudaSuccess);
   std::vector<char> pageable(kMiB, 7);
   std::memset(pinned, 5, 2 * kMiB);
